@@ -1,0 +1,298 @@
+"""The Python face of the board: a game position with its history, for real games.
+
+>>> from mcgo import Board
+>>> board = Board(9, komi=7.0)
+>>> board.play("E5")
+>>> board.play("D5")
+>>> board.to_move == Board.BLACK, board.color_at("E5") == Board.BLACK
+(True, True)
+>>> board.undo()
+>>> board.is_legal("E5")
+False
+>>> board.play("E5")
+Traceback (most recent call last):
+...
+mcgo.board.board.IllegalMove: white E5 is illegal (occupied)
+
+The kernels in :mod:`mcgo.board.kernels` do the work; this class adds what a real game needs
+and a playout does not: positional superko through the set of earlier hashes, undo, setup
+stones, and names of points.
+"""
+
+import numpy as np
+
+from . import coords
+from . import kernels as K
+
+BLACK = K.BLACK
+WHITE = K.WHITE
+EMPTY = K.EMPTY
+PASS = K.PASS
+
+ZOBRIST_SEED = 0x6D63676F  # "mcgo": one fixed table per size, so hashes are reproducible
+_zobrist_tables = {}
+
+REASONS = {K.OCCUPIED: "occupied", K.KO: "ko", K.SUICIDE: "suicide"}
+
+
+class IllegalMove(ValueError):
+    """A move the rules forbid; ``reason`` is occupied, ko, superko, suicide or off-board."""
+
+    def __init__(self, message, reason):
+        super().__init__(message)
+        self.reason = reason
+
+
+def zobrist(size):
+    """The Zobrist table of a board size, made once and shared (read-only)."""
+    table = _zobrist_tables.get(size)
+    if table is None:
+        table = K.zobrist_table(size, ZOBRIST_SEED)
+        table.setflags(write=False)
+        _zobrist_tables[size] = table
+    return table
+
+
+def color_name(color):
+    return {BLACK: "black", WHITE: "white"}[color]
+
+
+def opponent(color):
+    return 3 - color
+
+
+class Board:
+    """A Go position with its history: area scoring, suicide illegal, positional superko.
+
+    Moves are internal indices (see :mod:`mcgo.board.coords`) or GTP vertices such as
+    ``"D4"`` and ``"pass"``. ``color`` defaults to the side to move; naming it lets either
+    side play out of turn, as GTP's ``play`` does.
+    """
+
+    BLACK = BLACK
+    WHITE = WHITE
+    EMPTY = EMPTY
+    PASS = PASS
+
+    def __init__(self, size=19, komi=7.5, superko=True):
+        coords.check_size(size)
+        self.size = size
+        self.komi = float(komi)
+        self.superko = superko
+        self.zob = zobrist(size)
+        self.pts, self.info = K.new_position(size)
+        self.moves = []  # (color, point) in order, passes included
+        self._undo_stack = []
+        self._seen_hashes = {int(self.info[K.HASH]): 1}
+
+    # ----------------------------------------------------------------- reading
+    @property
+    def to_move(self):
+        return int(self.info[K.TO_MOVE])
+
+    @to_move.setter
+    def to_move(self, color):
+        if color not in (BLACK, WHITE):
+            raise ValueError(f"side to move must be BLACK or WHITE, got {color!r}")
+        self.info[K.TO_MOVE] = color
+
+    @property
+    def hash(self):
+        """64-bit Zobrist hash of the stones (not of the side to move)."""
+        return int(self.info[K.HASH])
+
+    @property
+    def ko_point(self):
+        """The point the side to move may not take back at once, or None."""
+        ko = int(self.info[K.KO_POINT])
+        if ko == PASS or int(self.info[K.KO_COLOR]) != self.to_move:
+            return None
+        return ko
+
+    @property
+    def consecutive_passes(self):
+        return int(self.info[K.PASSES])
+
+    @property
+    def last_move(self):
+        return self.moves[-1][1] if self.moves else None
+
+    def captures(self, color):
+        """Stones captured so far by ``color``."""
+        return int(self.info[K.CAPTURES + color - 1])
+
+    def point(self, move):
+        """Internal index of a move given as an index or a GTP vertex."""
+        if isinstance(move, str):
+            return coords.from_gtp(move, self.size)
+        if isinstance(move, (int, np.integer)):
+            move = int(move)
+            if move != PASS:
+                coords.row_col(move, self.size)
+            return move
+        raise TypeError(f"a move is a point index or a GTP vertex, not {move!r}")
+
+    def color_at(self, move):
+        return int(self.pts[K.COLOR, self.point(move)])
+
+    def stones(self, color):
+        """Points holding ``color``'s stones, in index order."""
+        return [p for p in coords.all_points(self.size) if self.pts[K.COLOR, p] == color]
+
+    def chain(self, move):
+        """Points of the chain at ``move`` (empty list for an empty point)."""
+        p = self.point(move)
+        if self.pts[K.COLOR, p] not in (BLACK, WHITE):
+            return []
+        head = int(self.pts[K.HEAD, p])
+        out, s = [], head
+        while True:
+            out.append(s)
+            s = int(self.pts[K.NEXT, s])
+            if s == head:
+                return sorted(out)
+
+    def liberties(self, move):
+        """Liberty count of the chain at ``move``."""
+        p = self.point(move)
+        if self.pts[K.COLOR, p] not in (BLACK, WHITE):
+            raise ValueError(f"{coords.to_gtp(p, self.size)} is empty")
+        return int(self.pts[K.LIBS, self.pts[K.HEAD, p]])
+
+    # ------------------------------------------------------------------- rules
+    def legality(self, move, color=None):
+        """None when legal, else the reason: occupied, ko, superko or suicide."""
+        p = self.point(move)
+        color = self.to_move if color is None else color
+        if p == PASS:
+            return None
+        r = K.legality(self.pts, self.info, p, color)
+        if r != K.LEGAL:
+            return REASONS[r]
+        if self.superko and K.hash_after(self.pts, self.info, self.zob, p, color) in self._seen_hashes:
+            return "superko"
+        return None
+
+    def is_legal(self, move, color=None):
+        try:
+            return self.legality(move, color) is None
+        except coords.CoordinateError:
+            return False
+
+    def legal_moves(self, color=None):
+        """Every legal point for ``color`` (pass not included)."""
+        color = self.to_move if color is None else color
+        out = np.empty(self.size * self.size, dtype=np.int32)
+        n = K.legal_moves(self.pts, self.info, color, out)
+        moves = [int(p) for p in out[:n]]
+        if self.superko:
+            moves = [p for p in moves
+                     if K.hash_after(self.pts, self.info, self.zob, p, color) not in self._seen_hashes]
+        return moves
+
+    def play(self, move, color=None):
+        """Play a move (``PASS`` or ``"pass"`` to pass); raises IllegalMove with the reason."""
+        p = self.point(move)
+        color = self.to_move if color is None else color
+        if color not in (BLACK, WHITE):
+            raise ValueError(f"colour must be BLACK or WHITE, got {color!r}")
+        reason = self.legality(p, color)
+        if reason is not None:
+            raise IllegalMove(
+                f"{color_name(color)} {coords.to_gtp(p, self.size)} is illegal ({reason})", reason)
+        self._undo_stack.append((self.pts.copy(), self.info.copy()))
+        K.play_legal(self.pts, self.info, self.zob, p, color)
+        self.moves.append((color, p))
+        h = self.hash
+        self._seen_hashes[h] = self._seen_hashes.get(h, 0) + 1
+
+    def pass_move(self, color=None):
+        self.play(PASS, color)
+
+    def undo(self):
+        """Take back the last move (or setup); raises IndexError when there is none."""
+        if not self._undo_stack:
+            raise IndexError("no move to undo")
+        h = self.hash
+        self._seen_hashes[h] -= 1
+        if not self._seen_hashes[h]:
+            del self._seen_hashes[h]
+        self.pts, self.info = self._undo_stack.pop()
+        self.moves.pop()
+
+    def setup(self, black=(), white=(), empty=()):
+        """Add or remove stones outside the move sequence (SGF AB/AW/AE, handicap).
+
+        The side to move is kept. Raises ValueError if a chain would be left without
+        liberties. Undo takes the whole setup back.
+        """
+        board = {p: c for c in (BLACK, WHITE) for p in self.stones(c)}
+        for points, c in ((black, BLACK), (white, WHITE), (empty, EMPTY)):
+            for move in points:
+                p = self.point(move)
+                if p == PASS:
+                    raise coords.CoordinateError("pass is not a setup point")
+                board[p] = c
+        pts, info = K.new_position(self.size)
+        for p, c in board.items():
+            if c != EMPTY:
+                K.play_legal(pts, info, self.zob, p, c)
+        if info[K.CAPTURES] or info[K.CAPTURES + 1] or any(
+                pts[K.LIBS, pts[K.HEAD, p]] == 0 for p, c in board.items() if c != EMPTY):
+            raise ValueError("setup leaves a chain without liberties")
+        for slot in (K.TO_MOVE, K.CAPTURES, K.CAPTURES + 1, K.MOVE_COUNT):
+            info[slot] = self.info[slot]
+        info[K.KO_POINT] = PASS
+        info[K.PASSES] = 0
+        info[K.LAST_MOVE] = -1
+        self._undo_stack.append((self.pts, self.info))
+        self.pts, self.info = pts, info
+        self.moves.append((None, PASS))
+        h = self.hash
+        self._seen_hashes[h] = self._seen_hashes.get(h, 0) + 1
+
+    # ----------------------------------------------------------------- scoring
+    def owner(self):
+        """Tromp-Taylor owner of every point as an int8 array over internal indices."""
+        out = np.zeros(self.pts.shape[1], dtype=np.int8)
+        K.owner_map(self.pts, self.info, out)
+        return out
+
+    def area(self):
+        """Black's area minus white's (stones plus surrounded empty points), no komi."""
+        return int(K.area_score(self.pts, self.info))
+
+    def score(self, komi=None):
+        """Area score from black's side: positive means black wins."""
+        return self.area() - (self.komi if komi is None else komi)
+
+    def result(self, komi=None):
+        """The score as an SGF result: ``B+3.5``, ``W+0.5`` or ``0`` (jigo)."""
+        s = self.score(komi)
+        if s == 0:
+            return "0"
+        return f"B+{s:g}" if s > 0 else f"W+{-s:g}"
+
+    # ------------------------------------------------------------------- other
+    def copy(self):
+        other = Board.__new__(Board)
+        other.size, other.komi, other.superko, other.zob = self.size, self.komi, self.superko, self.zob
+        other.pts, other.info = self.pts.copy(), self.info.copy()
+        other.moves = list(self.moves)
+        other._undo_stack = list(self._undo_stack)  # snapshots are never written in place
+        other._seen_hashes = dict(self._seen_hashes)
+        return other
+
+    def __str__(self):
+        cols = coords.GTP_COLUMNS[:self.size]
+        glyph = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+        lines = ["   " + " ".join(cols)]
+        for row in range(self.size - 1, -1, -1):
+            cells = [glyph[int(self.pts[K.COLOR, coords.point(row, c, self.size)])]
+                     for c in range(self.size)]
+            lines.append(f"{row + 1:2d} " + " ".join(cells) + f" {row + 1:2d}")
+        lines.append(lines[0])
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return f"<Board {self.size}x{self.size} moves={len(self.moves)} to_move={color_name(self.to_move)}>"

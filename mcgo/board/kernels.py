@@ -1,0 +1,525 @@
+"""Numba kernels of the Go board.
+
+A position is two arrays, so that kernels can be called from anywhere (Python, playouts,
+the search) and a copy is two ``memcpy``s:
+
+``pts``  int32, shape ``(NFIELDS, W*W)`` with ``W = size + 2``: one row per field below,
+         one column per point of the board with a one-point border around it.
+``info`` int64, shape ``(NINFO,)``: the scalars of the position (side to move, ko, hash...).
+
+Each chain of stones is a circular linked list (``NEXT``) whose stones all point at one
+representative stone (``HEAD``); the head holds the chain's size and its exact liberty
+count, which every move keeps up to date incrementally.  The Zobrist hash of the stones is
+kept in ``info[HASH]``; the table ``zob`` (int64, shape ``(2, W*W)``) is made once per size.
+
+Every kernel is compiled with ``cache=True`` and ``nogil=True``: the first import on a
+machine compiles (a few seconds), later ones load from Numba's cache.
+"""
+
+import numpy as np
+from numba import njit
+
+# Point colours. OFFBOARD marks the border.
+EMPTY = 0
+BLACK = 1
+WHITE = 2
+OFFBOARD = 3
+
+# The border corner is never a legal point, so it doubles as the pass move.
+PASS = 0
+
+# Rows of ``pts``.
+COLOR = 0     # EMPTY / BLACK / WHITE / OFFBOARD
+HEAD = 1      # representative stone of the point's chain
+NEXT = 2      # next stone of the chain (circular list)
+LIBS = 3      # liberty count, valid at the head
+SIZE = 4      # number of stones, valid at the head
+EPOS = 5      # index of an empty point in EMPTIES, -1 for stones
+EMPTIES = 6   # the empty points, first info[NEMPTY] entries valid, in no order
+MARK = 7      # scratch stamps for counting distinct liberties
+NFIELDS = 8
+
+# Slots of ``info``.
+BOARDSIZE = 0
+WIDTH = 1
+TO_MOVE = 2
+KO_POINT = 3      # point the side KO_COLOR may not play next, PASS if none
+KO_COLOR = 4
+NEMPTY = 5
+CAPTURES = 6      # CAPTURES + colour - 1: stones captured BY that colour
+HASH = 8          # Zobrist hash of the stones
+STAMP = 9         # last stamp written into MARK
+PASSES = 10       # consecutive passes
+LAST_MOVE = 11
+MOVE_COUNT = 12
+NINFO = 16
+
+# Answers of ``legality``.
+LEGAL = 0
+OCCUPIED = 1
+KO = 2
+SUICIDE = 3
+
+STAMP_LIMIT = 1 << 30
+
+
+@njit(cache=True, nogil=True)
+def new_position(size):
+    """An empty board of ``size`` x ``size`` as ``(pts, info)``; black to move."""
+    w = size + 2
+    n = w * w
+    pts = np.zeros((NFIELDS, n), dtype=np.int32)
+    info = np.zeros(NINFO, dtype=np.int64)
+    info[BOARDSIZE] = size
+    info[WIDTH] = w
+    info[TO_MOVE] = BLACK
+    info[KO_POINT] = PASS
+    info[LAST_MOVE] = -1
+    ne = 0
+    for p in range(n):
+        x = p % w
+        y = p // w
+        pts[HEAD, p] = 0
+        pts[NEXT, p] = 0
+        if x == 0 or y == 0 or x == w - 1 or y == w - 1:
+            pts[COLOR, p] = OFFBOARD
+            pts[EPOS, p] = -1
+        else:
+            pts[COLOR, p] = EMPTY
+            pts[EPOS, p] = ne
+            pts[EMPTIES, ne] = p
+            ne += 1
+    info[NEMPTY] = ne
+    return pts, info
+
+
+@njit(cache=True, nogil=True)
+def zobrist_table(size, seed):
+    """Random 64-bit keys, one per (colour, point), from a splitmix64 stream."""
+    w = size + 2
+    zob = np.zeros((2, w * w), dtype=np.int64)
+    state = np.uint64(seed)
+    for c in range(2):
+        for p in range(w * w):
+            state += np.uint64(0x9E3779B97F4A7C15)
+            z = state
+            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+            z = z ^ (z >> np.uint64(31))
+            zob[c, p] = np.int64(z)
+    return zob
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _new_stamp(pts, info):
+    s = info[STAMP] + 1
+    if s >= STAMP_LIMIT:
+        pts[MARK, :] = 0
+        s = 1
+    info[STAMP] = s
+    return s
+
+
+@njit(cache=True, nogil=True)
+def count_liberties(pts, info, head):
+    """Distinct liberties of the chain ``head``, counted from scratch (merges, tests)."""
+    w = info[WIDTH]
+    stamp = _new_stamp(pts, info)
+    libs = 0
+    s = head
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if pts[COLOR, q] == EMPTY and pts[MARK, q] != stamp:
+                pts[MARK, q] = stamp
+                libs += 1
+        s = pts[NEXT, s]
+        if s == head:
+            break
+    return libs
+
+
+@njit(cache=True, nogil=True)
+def legality(pts, info, p, color):
+    """LEGAL, OCCUPIED, KO or SUICIDE for ``color`` playing at ``p`` (simple ko only)."""
+    if p == PASS:
+        return LEGAL
+    if pts[COLOR, p] != EMPTY:
+        return OCCUPIED
+    if p == info[KO_POINT] and color == info[KO_COLOR]:
+        return KO
+    w = info[WIDTH]
+    for q in (p - 1, p + 1, p - w, p + w):
+        c = pts[COLOR, q]
+        if c == EMPTY:
+            return LEGAL
+        if c == OFFBOARD:
+            continue
+        libs = pts[LIBS, pts[HEAD, q]]
+        if c == color:
+            if libs > 1:
+                return LEGAL
+        elif libs == 1:
+            return LEGAL
+    return SUICIDE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _remove_empty(pts, info, p):
+    i = pts[EPOS, p]
+    last = info[NEMPTY] - 1
+    q = pts[EMPTIES, last]
+    pts[EMPTIES, i] = q
+    pts[EPOS, q] = i
+    pts[EPOS, p] = -1
+    info[NEMPTY] = last
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_empty(pts, info, p):
+    n = info[NEMPTY]
+    pts[EMPTIES, n] = p
+    pts[EPOS, p] = n
+    info[NEMPTY] = n + 1
+
+
+@njit(cache=True, nogil=True)
+def _capture_chain(pts, info, zob, head):
+    """Remove the chain ``head``; every chain touching it gains the freed points."""
+    w = info[WIDTH]
+    color = pts[COLOR, head]
+    key_row = color - 1
+    n = 0
+    s = head
+    while True:
+        nxt = pts[NEXT, s]
+        pts[COLOR, s] = EMPTY
+        pts[HEAD, s] = 0
+        pts[NEXT, s] = 0
+        info[HASH] ^= zob[key_row, s]
+        _add_empty(pts, info, s)
+        # Each distinct neighbouring chain gains s as one liberty.
+        h1 = -1
+        h2 = -1
+        h3 = -1
+        for q in (s - 1, s + 1, s - w, s + w):
+            c = pts[COLOR, q]
+            if c == BLACK or c == WHITE:
+                if c == color:
+                    continue  # a stone of the chain being removed
+                h = pts[HEAD, q]
+                if h != h1 and h != h2 and h != h3:
+                    pts[LIBS, h] += 1
+                    if h1 < 0:
+                        h1 = h
+                    elif h2 < 0:
+                        h2 = h
+                    else:
+                        h3 = h
+        n += 1
+        s = nxt
+        if s == head:
+            break
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _merge_chains(pts, big, small):
+    """Relabel the stones of ``small`` to ``big`` and splice the two stone lists."""
+    s = small
+    while True:
+        pts[HEAD, s] = big
+        s = pts[NEXT, s]
+        if s == small:
+            break
+    nb = pts[NEXT, big]
+    pts[NEXT, big] = pts[NEXT, small]
+    pts[NEXT, small] = nb
+    pts[SIZE, big] += pts[SIZE, small]
+
+
+@njit(cache=True, nogil=True)
+def play_legal(pts, info, zob, p, color):
+    """Play ``color`` at ``p``, which the caller knows to be legal; returns stones captured."""
+    info[MOVE_COUNT] += 1
+    info[LAST_MOVE] = p
+    info[TO_MOVE] = 3 - color
+    info[KO_POINT] = PASS
+    if p == PASS:
+        info[PASSES] += 1
+        return 0
+    info[PASSES] = 0
+    w = info[WIDTH]
+    opp = 3 - color
+
+    _remove_empty(pts, info, p)
+    pts[COLOR, p] = color
+    pts[HEAD, p] = p
+    pts[NEXT, p] = p
+    pts[SIZE, p] = 1
+    info[HASH] ^= zob[color - 1, p]
+
+    libs = 0
+    # Distinct neighbouring chains: friends to merge, enemies that lose a liberty.
+    f1 = -1
+    f2 = -1
+    f3 = -1
+    f4 = -1
+    nfriends = 0
+    e1 = -1
+    e2 = -1
+    e3 = -1
+    e4 = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        c = pts[COLOR, q]
+        if c == EMPTY:
+            libs += 1
+        elif c == color:
+            h = pts[HEAD, q]
+            if h != f1 and h != f2 and h != f3:
+                pts[LIBS, h] -= 1
+                if f1 < 0:
+                    f1 = h
+                elif f2 < 0:
+                    f2 = h
+                elif f3 < 0:
+                    f3 = h
+                else:
+                    f4 = h
+                nfriends += 1
+        elif c == opp:
+            h = pts[HEAD, q]
+            if h != e1 and h != e2 and h != e3:
+                pts[LIBS, h] -= 1
+                if e1 < 0:
+                    e1 = h
+                elif e2 < 0:
+                    e2 = h
+                elif e3 < 0:
+                    e3 = h
+                else:
+                    e4 = h
+    pts[LIBS, p] = libs
+
+    captured = 0
+    ko_candidate = PASS
+    for h in (e1, e2, e3, e4):
+        if h >= 0 and pts[COLOR, h] == opp and pts[LIBS, h] == 0:
+            if pts[SIZE, h] == 1:
+                ko_candidate = h
+            captured += _capture_chain(pts, info, zob, h)
+    info[CAPTURES + color - 1] += captured
+
+    head = p
+    if nfriends == 1:
+        # Common case: the new stone joins one chain. Its liberties are the chain's plus
+        # the empty neighbours of p that the chain did not already touch.
+        a = f1
+        extra = 0
+        for q in (p - 1, p + 1, p - w, p + w):
+            if pts[COLOR, q] == EMPTY:
+                touches = False
+                for r in (q - 1, q + 1, q - w, q + w):
+                    if r != p and pts[COLOR, r] == color and pts[HEAD, r] == a:
+                        touches = True
+                        break
+                if not touches:
+                    extra += 1
+        _merge_chains(pts, a, p)
+        pts[LIBS, a] += extra
+        head = a
+    elif nfriends > 1:
+        big = f1
+        for h in (f2, f3, f4):
+            if h >= 0 and pts[SIZE, h] > pts[SIZE, big]:
+                big = h
+        for h in (f1, f2, f3, f4):
+            if h >= 0 and h != big:
+                _merge_chains(pts, big, h)
+        _merge_chains(pts, big, p)
+        pts[LIBS, big] = count_liberties(pts, info, big)
+        head = big
+
+    if captured == 1 and ko_candidate != PASS and pts[SIZE, head] == 1 and pts[LIBS, head] == 1:
+        info[KO_POINT] = ko_candidate
+        info[KO_COLOR] = opp
+    return captured
+
+
+@njit(cache=True, nogil=True)
+def play(pts, info, zob, p, color):
+    """Play if legal under simple ko; returns ``legality``'s answer (LEGAL when played)."""
+    r = legality(pts, info, p, color)
+    if r == LEGAL:
+        play_legal(pts, info, zob, p, color)
+    return r
+
+
+@njit(cache=True, nogil=True)
+def owner_map(pts, info, owner):
+    """Tromp-Taylor ownership: each stone owns its point; an empty region is owned by the
+    colour that alone borders it (EMPTY when it borders both or none). Writes ``owner``."""
+    w = info[WIDTH]
+    n = w * w
+    stack = np.empty(n, dtype=np.int32)
+    stamp = _new_stamp(pts, info)
+    for p in range(n):
+        c = pts[COLOR, p]
+        if c != EMPTY:
+            owner[p] = c if c != OFFBOARD else EMPTY
+    for p in range(n):
+        if pts[COLOR, p] != EMPTY or pts[MARK, p] == stamp:
+            continue
+        # Flood the region, noting which colours it reaches, then paint it.
+        top = 0
+        stack[top] = p
+        top += 1
+        pts[MARK, p] = stamp
+        reach = 0
+        i = 0
+        while i < top:
+            s = stack[i]
+            i += 1
+            for q in (s - 1, s + 1, s - w, s + w):
+                c = pts[COLOR, q]
+                if c == EMPTY:
+                    if pts[MARK, q] != stamp:
+                        pts[MARK, q] = stamp
+                        stack[top] = q
+                        top += 1
+                elif c != OFFBOARD:
+                    reach |= c
+        region_owner = reach if reach == BLACK or reach == WHITE else EMPTY
+        for j in range(top):
+            owner[stack[j]] = region_owner
+
+
+@njit(cache=True, nogil=True)
+def area_score(pts, info):
+    """Black's area minus white's area (Tromp-Taylor), without komi."""
+    owner = np.empty(pts.shape[1], dtype=np.int8)
+    owner_map(pts, info, owner)
+    score = 0
+    for p in range(pts.shape[1]):
+        if owner[p] == BLACK:
+            score += 1
+        elif owner[p] == WHITE:
+            score -= 1
+    return score
+
+
+@njit(cache=True, nogil=True)
+def legal_moves(pts, info, color, out):
+    """Write the points ``color`` may play (simple ko) into ``out``; returns how many."""
+    n = 0
+    for i in range(info[NEMPTY]):
+        p = pts[EMPTIES, i]
+        if legality(pts, info, p, color) == LEGAL:
+            out[n] = p
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def check_consistency(pts, info, zob):
+    """Recompute chains, liberties, empties and hash from the stones alone and compare with
+    the incremental bookkeeping. Returns 0 when all agree, else a code naming the first
+    mismatch. A test oracle: never called in play."""
+    w = info[WIDTH]
+    n = w * w
+    h = np.int64(0)
+    ne = 0
+    for p in range(n):
+        c = pts[COLOR, p]
+        if c == BLACK or c == WHITE:
+            h ^= zob[c - 1, p]
+            head = pts[HEAD, p]
+            if pts[COLOR, head] != c:
+                return 1
+        elif c == EMPTY:
+            ne += 1
+            i = pts[EPOS, p]
+            if i < 0 or i >= info[NEMPTY] or pts[EMPTIES, i] != p:
+                return 2
+    if h != info[HASH]:
+        return 3
+    if ne != info[NEMPTY]:
+        return 4
+    # Flood each chain from scratch and compare membership, size and liberties.
+    stack = np.empty(n, dtype=np.int32)
+    seen = np.zeros(n, dtype=np.uint8)
+    libmark = np.zeros(n, dtype=np.int32)
+    for p in range(n):
+        c = pts[COLOR, p]
+        if (c != BLACK and c != WHITE) or seen[p]:
+            continue
+        top = 1
+        stack[0] = p
+        seen[p] = 1
+        i = 0
+        libs = 0
+        head = pts[HEAD, p]
+        while i < top:
+            s = stack[i]
+            i += 1
+            if pts[HEAD, s] != head:
+                return 5
+            for q in (s - 1, s + 1, s - w, s + w):
+                if pts[COLOR, q] == c and not seen[q]:
+                    seen[q] = 1
+                    stack[top] = q
+                    top += 1
+                elif pts[COLOR, q] == EMPTY and libmark[q] != p + 1:
+                    libmark[q] = p + 1
+                    libs += 1
+        if pts[SIZE, head] != top:
+            return 6
+        if pts[LIBS, head] != libs:
+            return 7
+        # The circular list must hold exactly the flooded stones.
+        count = 0
+        s = head
+        while True:
+            count += 1
+            if count > top or pts[COLOR, s] != c or pts[HEAD, s] != head:
+                return 8
+            s = pts[NEXT, s]
+            if s == head:
+                break
+        if count != top:
+            return 8
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def hash_after(pts, info, zob, p, color):
+    """The stones' hash after ``color`` plays the legal move ``p``, leaving the position as
+    it is: the new stone's key and the keys of every chain it captures."""
+    h = info[HASH]
+    if p == PASS:
+        return h
+    h ^= zob[color - 1, p]
+    w = info[WIDTH]
+    opp = 3 - color
+    key_row = opp - 1
+    seen1 = -1
+    seen2 = -1
+    seen3 = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        if pts[COLOR, q] != opp:
+            continue
+        head = pts[HEAD, q]
+        if pts[LIBS, head] != 1 or head == seen1 or head == seen2 or head == seen3:
+            continue
+        if seen1 < 0:
+            seen1 = head
+        elif seen2 < 0:
+            seen2 = head
+        else:
+            seen3 = head
+        s = head
+        while True:
+            h ^= zob[key_row, s]
+            s = pts[NEXT, s]
+            if s == head:
+                break
+    return h

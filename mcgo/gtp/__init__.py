@@ -1,0 +1,1 @@
+"""GTP: the engine side (later) and a controller for talking to other engines."""
