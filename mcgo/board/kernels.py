@@ -398,8 +398,14 @@ def area_score(pts, info):
     """Black's area minus white's area (Tromp-Taylor), without komi."""
     owner = np.empty(pts.shape[1], dtype=np.int8)
     owner_map(pts, info, owner)
+    return area_of(owner)
+
+
+@njit(cache=True, nogil=True)
+def area_of(owner):
+    """Black's points minus white's in an owner map."""
     score = 0
-    for p in range(pts.shape[1]):
+    for p in range(owner.shape[0]):
         if owner[p] == BLACK:
             score += 1
         elif owner[p] == WHITE:
