@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Regression runner: GNU Go / Fuego ``.tst`` files against any GTP engine.
+
+    python tools/regress.py tests/data/fuego-regression/uct_ko.tst --engine "gnugo --mode gtp"
+
+A ``.tst`` file is a GTP session. Lines are sent to the engine in order; a command whose
+first word is a number is a test when the next line is an expectation::
+
+    loadsgf sgf/games/2007/CGOS/199550.sgf 29
+    10 reg_genmove b
+    #? [D4|C5]*
+
+The text in brackets is a regular expression the whole answer must match (``|`` gives
+alternatives); a leading ``!`` means the answer must *not* match; a ``*`` after the bracket
+marks a test the engine is expected to fail. Each test is PASS, FAIL (unexpected),
+unexpected PASS, expected FAIL, or ERROR (the engine answered ``?``, hung or died: an
+unknown command is an error, never a crash of the runner). ``loadsgf`` paths are resolved
+relative to the ``.tst`` file. A fresh engine runs each file; after a hang or a crash it is
+restarted and the file goes on.
+"""
+
+import dataclasses
+import json
+import pathlib
+import re
+import shlex
+import shutil
+import sys
+
+import click
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(ROOT))
+
+from mcgo.gtp.controller import (GtpEngine, GtpEngineDied, GtpFailure,  # noqa: E402
+                                 GtpProtocolError, GtpTimeout)
+
+GNUGO = shutil.which("gnugo") or "/usr/games/gnugo"
+DEFAULT_ENGINE = f"{GNUGO} --mode gtp --chinese-rules --positional-superko"
+DEFAULT_TIMEOUT = 60.0
+SGF_DEFAULT_SIZE = 19  # SGF FF[4]: a game without SZ is 19x19
+
+PASS = "PASS"
+FAIL = "FAIL"
+UNEXPECTED_PASS = "unexpected PASS"
+EXPECTED_FAIL = "expected FAIL"
+ERROR = "ERROR"
+OUTCOMES = (PASS, FAIL, UNEXPECTED_PASS, EXPECTED_FAIL, ERROR)
+
+EXPECTATION = re.compile(r"^#\?\s*\[(?P<pattern>.*?)\](?P<star>\*)?")
+NUMBERED = re.compile(r"^(?P<id>\d+)\s+(?P<command>\S.*)$")
+SGF_SIZE = re.compile(rb"SZ\s*\[\s*(\d+)")
+
+
+class RegressError(click.ClickException):
+    """A test file that cannot be read or understood."""
+
+
+# ------------------------------------------------------------------------- parsing
+@dataclasses.dataclass
+class Expectation:
+    pattern: str          # regular expression, without the leading "!"
+    negated: bool         # "!X": the answer must not match X
+    expected_fail: bool   # "*": the engine is known to fail this test
+
+    def matches(self, answer):
+        """Whether the answer satisfies the expectation (the regex must match all of it)."""
+        hit = re.fullmatch(self.pattern, normalise(answer), re.IGNORECASE | re.DOTALL) is not None
+        return hit != self.negated
+
+    def __str__(self):
+        return f"[{'!' if self.negated else ''}{self.pattern}]{'*' if self.expected_fail else ''}"
+
+
+@dataclasses.dataclass
+class Step:
+    """One line to send; a test when it has a number and an expectation."""
+    line_number: int
+    command: str
+    test_id: int = None
+    expectation: Expectation = None
+    board_size: int = None  # of the position the step runs on, when the file sets one up
+
+    @property
+    def is_test(self):
+        return self.expectation is not None
+
+
+def normalise(answer):
+    """Whitespace-insensitive answer: multi-line replies become one line."""
+    return " ".join(answer.split())
+
+
+def parse_expectation(line):
+    match = EXPECTATION.match(line.strip())
+    if not match:
+        raise ValueError(f"not an expectation: {line.strip()!r}")
+    pattern = match.group("pattern").strip()
+    negated = pattern.startswith("!")
+    if negated:
+        pattern = pattern[1:].strip()
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"bad regular expression {pattern!r}: {exc}") from exc
+    return Expectation(pattern, negated, match.group("star") is not None)
+
+
+def strip_comment(line):
+    """GTP: everything from '#' on is a comment."""
+    return line.split("#", 1)[0].strip()
+
+
+def parse_tst(text, base_dir, warnings=None):
+    """Steps of a .tst file; loadsgf paths become absolute, relative to ``base_dir``.
+
+    Real files hold an expectation after an unnumbered command now and then; like
+    GoGui it is no test then, and a warning is appended to ``warnings``.
+    """
+    steps = []
+    size = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith("#?"):
+            warning = attach_expectation(steps, line, number)
+            if warning and warnings is not None:
+                warnings.append(warning)
+            continue
+        command = strip_comment(line)
+        if not command:
+            continue
+        test_id = None
+        numbered = NUMBERED.match(command)
+        if numbered:
+            test_id, command = int(numbered.group("id")), numbered.group("command")
+        command = resolve_loadsgf(command, base_dir)
+        size = size_after(command, size)
+        steps.append(Step(number, command, test_id, board_size=size))
+    return steps
+
+
+def attach_expectation(steps, line, number):
+    """Make the numbered command before ``line`` a test; returns a warning if there is none."""
+    previous = steps[-1] if steps else None
+    if previous is None or previous.test_id is None or previous.expectation is not None:
+        return f"line {number}: expectation {line!r} ignored: no numbered command before it"
+    try:
+        previous.expectation = parse_expectation(line)
+    except ValueError as exc:
+        raise ValueError(f"line {number}: {exc}") from exc
+    return None
+
+
+def resolve_loadsgf(command, base_dir):
+    words = command.split()
+    if words[0] != "loadsgf" or len(words) < 2:
+        return command
+    path = pathlib.Path(words[1])
+    if not path.is_absolute():
+        path = pathlib.Path(base_dir) / path
+    return " ".join(["loadsgf", str(path.resolve())] + words[2:])
+
+
+def read_tst(path, warnings=None):
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text(errors="replace")
+    except OSError as exc:
+        raise RegressError(f"cannot read {path}: {exc}") from exc
+    try:
+        return parse_tst(text, path.parent, warnings)
+    except ValueError as exc:
+        raise RegressError(f"{path}: {exc}") from exc
+
+
+def expand_paths(paths):
+    """.tst files from files, directories (every *.tst in them) and .list files (one a line)."""
+    out = []
+    for path in map(pathlib.Path, paths):
+        if path.is_dir():
+            out.extend(sorted(path.glob("*.tst")))
+        elif path.suffix == ".list":
+            out.extend(expand_list(path))
+        else:
+            out.append(path)
+    return out
+
+
+def expand_list(path):
+    entries = [strip_comment(line) for line in path.read_text().splitlines()]
+    return expand_paths(path.parent / entry.lstrip("@") for entry in entries if entry)
+
+
+# ------------------------------------------------------------------- board sizes
+def size_after(command, size):
+    """Board size once ``command`` has run (loadsgf and boardsize change it)."""
+    words = command.split()
+    if words[0] == "loadsgf" and len(words) > 1:
+        return sgf_board_size(pathlib.Path(words[1]))
+    if words[0] == "boardsize" and len(words) > 1 and words[1].isdigit():
+        return int(words[1])
+    return size
+
+
+def sgf_board_size(path):
+    """SZ of an SGF file (19 if absent), or None if it cannot be read."""
+    try:
+        match = SGF_SIZE.search(path.read_bytes())
+    except OSError:
+        return None
+    return int(match.group(1)) if match else SGF_DEFAULT_SIZE
+
+
+def test_sizes(steps):
+    """Board sizes the tests of a file run on (None: the file set up no position)."""
+    return {s.board_size for s in steps if s.is_test}
+
+
+# ------------------------------------------------------------------------ running
+@dataclasses.dataclass
+class CaseResult:
+    file: str
+    test_id: int
+    command: str
+    expected: str
+    answer: str
+    outcome: str
+
+
+def judge(expectation, answer):
+    """The outcome of a test whose command was answered (errors are decided before)."""
+    passed = expectation.matches(answer)
+    if passed:
+        return UNEXPECTED_PASS if expectation.expected_fail else PASS
+    return EXPECTED_FAIL if expectation.expected_fail else FAIL
+
+
+class EngineRunner:
+    """A GTP engine that is restarted whenever it hangs or dies."""
+
+    def __init__(self, command, timeout):
+        self.command = shlex.split(command)
+        self.timeout = timeout
+        self.engine = None
+
+    def ask(self, command):
+        """(answer, None) on success, (None, error text) when the engine could not answer."""
+        if self.engine is None:
+            try:
+                self.engine = GtpEngine(self.command)
+            except OSError as exc:
+                return None, f"cannot start engine: {exc}"
+        try:
+            return self.engine.send(command, timeout=self.timeout), None
+        except GtpFailure as exc:
+            return None, f"? {exc.message}"
+        except (GtpTimeout, GtpEngineDied, GtpProtocolError) as exc:
+            self.kill()  # its state is unknown now: start afresh for the next command
+            return None, f"{type(exc).__name__}: {exc}"
+
+    def kill(self):
+        if self.engine is not None:
+            if self.engine.process.poll() is None:
+                self.engine.process.kill()
+                self.engine.process.wait()
+            self.engine.close()
+            self.engine = None
+
+
+def run_file(path, engine_command, timeout=DEFAULT_TIMEOUT, echo=print, only_size=None):
+    """Run one .tst file on a fresh engine; returns (test results, setup errors).
+
+    Setup errors are failed commands that are not tests, and parsing warnings. With
+    ``only_size`` the tests on other board sizes are skipped (setup commands still run).
+    """
+    setup_errors = []
+    steps = read_tst(path, setup_errors)
+    if only_size is not None:
+        steps = [s for s in steps if not s.is_test or s.board_size == only_size]
+    runner = EngineRunner(engine_command, timeout)
+    results = []
+    try:
+        for step in steps:
+            answer, error = runner.ask(step.command)
+            if not step.is_test:
+                if error:
+                    setup_errors.append(f"line {step.line_number}: {step.command}: {error}")
+                continue
+            outcome = ERROR if error else judge(step.expectation, answer)
+            result = CaseResult(str(path), step.test_id, step.command, str(step.expectation),
+                                error if error else normalise(answer), outcome)
+            results.append(result)
+            echo(format_result(result))
+    finally:
+        runner.kill()
+    return results, setup_errors
+
+
+def format_result(result):
+    name = pathlib.Path(result.file).name
+    return (f"{name}:{result.test_id} {result.outcome}: {result.command} -> "
+            f"'{result.answer}' (expected {result.expected})")
+
+
+def count_outcomes(results):
+    return {outcome: sum(r.outcome == outcome for r in results) for outcome in OUTCOMES}
+
+
+def format_counts(name, counts, setup_errors=0):
+    total = sum(counts.values())
+    passed = counts[PASS] + counts[UNEXPECTED_PASS]
+    parts = ", ".join(f"{counts[o]} {o}" for o in OUTCOMES)
+    extra = f"; {setup_errors} setup commands failed" if setup_errors else ""
+    return f"{name}: {passed}/{total} passed ({parts}){extra}"
+
+
+def run_files(paths, engine_command, timeout=DEFAULT_TIMEOUT, echo=print, only_size=None):
+    """Run many files; returns a report dict with per-file counts and every test result."""
+    report = {"engine": engine_command, "size": only_size, "files": {}, "tests": []}
+    for path in paths:
+        results, setup_errors = run_file(path, engine_command, timeout, echo, only_size)
+        counts = count_outcomes(results)
+        report["files"][str(path)] = {"counts": counts, "setup_errors": setup_errors}
+        report["tests"].extend(dataclasses.asdict(r) for r in results)
+        for error in setup_errors:
+            echo(f"{pathlib.Path(path).name}: setup error: {error}")
+        echo(format_counts(pathlib.Path(path).name, counts, len(setup_errors)))
+    report["total"] = count_outcomes([CaseResult(**t) for t in report["tests"]])
+    return report
+
+
+# ---------------------------------------------------------------------------- CLI
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--engine", default=DEFAULT_ENGINE, show_default=True, help="GTP engine command.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIMEOUT,
+              show_default=True, help="Seconds per command before the engine counts as hung.")
+@click.option("--size", "only_size", type=int, default=None,
+              help="Run only the tests whose position (by loadsgf / boardsize) has this size.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write every result and the counts to this JSON file.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only unexpected results and summaries.")
+def main(paths, engine, timeout, only_size, json_path, quiet):
+    """Run .tst regression files (or directories, or .list files) against a GTP engine."""
+    files = expand_paths(paths)
+    if only_size is not None:
+        files = [f for f in files if only_size in test_sizes(read_tst(f))]
+        click.echo(f"{len(files)} files have {only_size}x{only_size} tests: "
+                   f"{' '.join(f.name for f in files)}")
+    echo = quiet_echo if quiet else click.echo
+    report = run_files(files, engine, timeout, echo, only_size)
+    total = report["total"]
+    click.echo(format_counts(f"total over {len(files)} files", total))
+    if json_path:
+        pathlib.Path(json_path).write_text(json.dumps(report, indent=1) + "\n")
+    unexpected = total[FAIL] + total[UNEXPECTED_PASS] + total[ERROR]
+    sys.exit(1 if unexpected else 0)
+
+
+def quiet_echo(line):
+    """Skip the expected outcomes, as regress.sh does by default."""
+    if f" {PASS}:" in line and UNEXPECTED_PASS not in line or f" {EXPECTED_FAIL}:" in line:
+        return
+    click.echo(line)
+
+
+if __name__ == "__main__":
+    main()
