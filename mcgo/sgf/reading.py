@@ -233,11 +233,11 @@ def _board_size(root, name, index):
     text = root["SZ"][0].decode("ascii", "replace").strip()
     columns, _, rows = text.partition(":")
     try:
-        size = int(columns)
-        if rows and int(rows) != size:
-            raise SgfError(f"rectangular board SZ[{text}] is not supported", name, index)
+        size, height = int(columns), int(rows or columns)
     except ValueError:
         raise SgfError(f"bad board size SZ[{text}]", name, index) from None
+    if height != size:
+        raise SgfError(f"rectangular board SZ[{text}] is not supported", name, index)
     if not coords.MIN_SIZE <= size <= coords.MAX_SIZE:
         raise SgfError(f"board size {size} is not supported (mcgo plays {coords.MIN_SIZE} to "
                        f"{coords.MAX_SIZE})", name, index)
