@@ -17,7 +17,8 @@ machine compiles (a few seconds), later ones load from Numba's cache.
 """
 
 import numpy as np
-from numba import njit
+
+from ..jit import allocating_kernel, kernel
 
 # Point colours. OFFBOARD marks the border.
 EMPTY = 0
@@ -37,7 +38,8 @@ SIZE = 4      # number of stones, valid at the head
 EPOS = 5      # index of an empty point in EMPTIES, -1 for stones
 EMPTIES = 6   # the empty points, first info[NEMPTY] entries valid, in no order
 MARK = 7      # scratch stamps for counting distinct liberties
-NFIELDS = 8
+STACK = 8     # scratch stack for flood fills
+NFIELDS = 9
 
 # Slots of ``info``.
 BOARDSIZE = 0
@@ -63,7 +65,7 @@ SUICIDE = 3
 STAMP_LIMIT = 1 << 30
 
 
-@njit(cache=True, nogil=True)
+@allocating_kernel
 def new_position(size):
     """An empty board of ``size`` x ``size`` as ``(pts, info)``; black to move."""
     w = size + 2
@@ -93,7 +95,7 @@ def new_position(size):
     return pts, info
 
 
-@njit(cache=True, nogil=True)
+@allocating_kernel
 def zobrist_table(size, seed):
     """Random 64-bit keys, one per (colour, point), from a splitmix64 stream."""
     w = size + 2
@@ -110,7 +112,7 @@ def zobrist_table(size, seed):
     return zob
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel
 def _new_stamp(pts, info):
     s = info[STAMP] + 1
     if s >= STAMP_LIMIT:
@@ -120,7 +122,7 @@ def _new_stamp(pts, info):
     return s
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def count_liberties(pts, info, head):
     """Distinct liberties of the chain ``head``, counted from scratch (merges, tests)."""
     w = info[WIDTH]
@@ -138,7 +140,7 @@ def count_liberties(pts, info, head):
     return libs
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def legality(pts, info, p, color):
     """LEGAL, OCCUPIED, KO or SUICIDE for ``color`` playing at ``p`` (simple ko only)."""
     if p == PASS:
@@ -163,7 +165,7 @@ def legality(pts, info, p, color):
     return SUICIDE
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel
 def _remove_empty(pts, info, p):
     i = pts[EPOS, p]
     last = info[NEMPTY] - 1
@@ -174,7 +176,7 @@ def _remove_empty(pts, info, p):
     info[NEMPTY] = last
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel
 def _add_empty(pts, info, p):
     n = info[NEMPTY]
     pts[EMPTIES, n] = p
@@ -182,7 +184,7 @@ def _add_empty(pts, info, p):
     info[NEMPTY] = n + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _capture_chain(pts, info, zob, head):
     """Remove the chain ``head``; every chain touching it gains the freed points."""
     w = info[WIDTH]
@@ -222,7 +224,7 @@ def _capture_chain(pts, info, zob, head):
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _merge_chains(pts, big, small):
     """Relabel the stones of ``small`` to ``big`` and splice the two stone lists."""
     s = small
@@ -237,7 +239,7 @@ def _merge_chains(pts, big, small):
     pts[SIZE, big] += pts[SIZE, small]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def play_legal(pts, info, zob, p, color):
     """Play ``color`` at ``p``, which the caller knows to be legal; returns stones captured."""
     info[MOVE_COUNT] += 1
@@ -345,7 +347,7 @@ def play_legal(pts, info, zob, p, color):
     return captured
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def play(pts, info, zob, p, color):
     """Play if legal under simple ko; returns ``legality``'s answer (LEGAL when played)."""
     r = legality(pts, info, p, color)
@@ -354,13 +356,13 @@ def play(pts, info, zob, p, color):
     return r
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def owner_map(pts, info, owner):
     """Tromp-Taylor ownership: each stone owns its point; an empty region is owned by the
     colour that alone borders it (EMPTY when it borders both or none). Writes ``owner``."""
     w = info[WIDTH]
     n = w * w
-    stack = np.empty(n, dtype=np.int32)
+    stack = pts[STACK]
     stamp = _new_stamp(pts, info)
     for p in range(n):
         c = pts[COLOR, p]
@@ -393,7 +395,7 @@ def owner_map(pts, info, owner):
             owner[stack[j]] = region_owner
 
 
-@njit(cache=True, nogil=True)
+@allocating_kernel
 def area_score(pts, info):
     """Black's area minus white's area (Tromp-Taylor), without komi."""
     owner = np.empty(pts.shape[1], dtype=np.int8)
@@ -401,7 +403,7 @@ def area_score(pts, info):
     return area_of(owner)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def area_of(owner):
     """Black's points minus white's in an owner map."""
     score = 0
@@ -413,7 +415,7 @@ def area_of(owner):
     return score
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def legal_moves(pts, info, color, out):
     """Write the points ``color`` may play (simple ko) into ``out``; returns how many."""
     n = 0
@@ -425,7 +427,7 @@ def legal_moves(pts, info, color, out):
     return n
 
 
-@njit(cache=True, nogil=True)
+@allocating_kernel
 def check_consistency(pts, info, zob):
     """Recompute chains, liberties, empties and hash from the stones alone and compare with
     the incremental bookkeeping. Returns 0 when all agree, else a code naming the first
@@ -496,7 +498,7 @@ def check_consistency(pts, info, zob):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def hash_after(pts, info, zob, p, color):
     """The stones' hash after ``color`` plays the legal move ``p``, leaving the position as
     it is: the new stone's key and the keys of every chain it captures."""
