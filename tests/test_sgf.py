@@ -232,6 +232,9 @@ def test_setup_after_the_root():
     assert record.gtp_moves() == [("B", "E5"), ("W", "C7"), ("B", "D6"), ("W", "C9")]
     errors = check_against_sgfmill(data, [record])
     assert errors == []
+    assert mcgo_stones(replay(record, max_moves=0)) == {(BLACK, from_gtp("A9", 9)), (BLACK, from_gtp("B9", 9))}
+    after_two = mcgo_stones(replay(record, max_moves=2))  # the AW/AE node stands before move 3
+    assert (WHITE, from_gtp("A8", 9)) in after_two and (BLACK, from_gtp("A9", 9)) not in after_two
     board = replay(record)
     assert board.color_at("A9") == board.EMPTY and board.color_at("A8") == WHITE
     assert board.color_at("B9") == BLACK
@@ -303,6 +306,26 @@ def test_bad_input_is_an_error_with_its_reason(data, reason):
         read_game(data)
     assert reason in info.value.reason
     assert reason in str(info.value)
+
+
+def test_unreadable_sources(tmp_path):
+    with pytest.raises(SgfError, match="cannot read file"):
+        read_game(tmp_path / "missing.sgf")
+    with pytest.raises(TypeError, match="as bytes"):
+        read_game("(;SZ[9];B[ee])")
+    with open(tmp_path / "text.sgf", "w") as f:
+        f.write("(;B[aa])")
+    with open(tmp_path / "text.sgf") as f, pytest.raises(TypeError, match="binary mode"):
+        read_game(f)
+    with open(tmp_path / "text.sgf", "rb") as f:
+        assert read_game(f).gtp_moves() == [("B", "A19")]
+
+
+def test_odd_header_values_are_warnings_not_errors():
+    record = read_game(b"(;SZ[19:19]HA[inf]KM[nan]PL[X];B[pd])")
+    assert record.size == 19 and record.handicap == 0 and record.komi is None
+    assert record.player_to_move is None and len(record.warnings) == 3
+    assert len(record.moves) == 1
 
 
 def test_read_directory_skips_bad_files_with_reasons(tmp_path):

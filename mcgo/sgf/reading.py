@@ -180,6 +180,8 @@ def _load(source):
     """(raw bytes, name for messages) of a source."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), "<bytes>"
+    if isinstance(source, str) and source.lstrip().startswith("("):
+        raise TypeError("a str is a file name; give SGF data as bytes (for example text.encode())")
     if isinstance(source, (str, os.PathLike)):
         return pathlib.Path(source).read_bytes(), str(source)
     if hasattr(source, "read"):
@@ -290,7 +292,7 @@ def _record_from_tree(tree, name, index):
         handicap = text("HA")
         try:
             record.handicap = int(float(handicap))
-        except ValueError:
+        except (ValueError, OverflowError):
             warnings.append(f"HA[{handicap}] is not a number; handicap taken as 0")
     player = text("PL").upper()
     if player:

@@ -61,6 +61,9 @@ class ReplayError(SgfError):
 def replay(record, *, max_moves=None, min_moves=0, alternate=False, superko=True):
     """The :class:`mcgo.Board` after the first ``max_moves`` moves (all by default).
 
+    Setup stones that stand before move ``max_moves + 1`` are placed too, so the board is the
+    position in which that move was played (``max_moves=0``: the start, handicap included).
+
     ``komi`` of the board is the record's (0 when unknown). Raises :class:`ReplayError` at the
     first move that cannot be played, when the record has fewer than ``min_moves`` moves, and,
     with ``alternate=True``, when a colour moves twice in a row.
@@ -88,7 +91,7 @@ def replay(record, *, max_moves=None, min_moves=0, alternate=False, superko=True
     previous = None
     for number in range(count + 1):
         setup = record.setups.get(number)
-        if setup is not None and (number < count or count == len(moves)):
+        if setup is not None:
             before = board.copy()
             try:
                 board.setup(black=setup.black, white=setup.white, empty=setup.empty)
