@@ -42,7 +42,8 @@ from mcgo.gtp.controller import (GtpEngine, GtpEngineDied, GtpError, GtpFailure,
 GNUGO = shutil.which("gnugo") or "/usr/games/gnugo"
 DEFAULT_REFEREE = f"{GNUGO} --mode gtp --chinese-rules --capture-all-dead --positional-superko"
 Z_95 = 1.959963984540054           # two-sided 95% normal quantile
-SETUP_TIMEOUT = 30.0               # boardsize, komi, play, final_score: quick commands
+SETUP_TIMEOUT = 30.0               # boardsize, komi, play: quick commands
+SCORE_TIMEOUT = 180.0              # final_score: GNU Go thinks long on unsettled positions
 DEFAULT_MOVE_TIMEOUT = 120.0       # genmove limit when no time control is given
 TIMEOUT_MARGIN = 10.0              # slack over the time control before a move counts as a hang
 MOVE_TIMEOUT_FACTOR = 3.0          # per-move time control: allow this many times the budget
@@ -104,10 +105,11 @@ class MatchSettings:
 class EngineFault(Exception):
     """An engine did something that loses it the game; ``reason`` says what."""
 
-    def __init__(self, label, reason):
+    def __init__(self, label, reason, answered=False):
         super().__init__(f"{label}: {reason}")
         self.label = label
         self.reason = reason
+        self.answered = answered  # the engine gave a proper ``?`` answer: it is still in step
 
 
 class Seat:
@@ -138,7 +140,7 @@ class Seat:
         except GtpProtocolError as exc:
             raise EngineFault(self.label, f"garbage reply: {exc}") from exc
         except GtpFailure as exc:
-            raise EngineFault(self.label, f"{command!r} failed: {exc.message}") from exc
+            raise EngineFault(self.label, f"{command!r} failed: {exc.message}", answered=True) from exc
 
     def kill(self):
         """Stop the process at once: after a fault there is no point asking it to quit."""
@@ -186,10 +188,16 @@ def winner_color_of(score):
 
 
 def ask_final_score(seat):
-    """A seat's own ``final_score`` (None when it cannot say), never a fault."""
+    """A seat's own ``final_score`` (None when it cannot say), never a fault.
+
+    An engine that hung or died here is killed, so the next game starts it afresh
+    instead of reading its late answer.
+    """
     try:
-        return seat.send("final_score")
-    except EngineFault:
+        return seat.send("final_score", timeout=SCORE_TIMEOUT)
+    except EngineFault as fault:
+        if not fault.answered:
+            seat.kill()
         return None
 
 
@@ -203,7 +211,7 @@ def referee_score(referee_command, settings, moves):
         for color, point in moves:
             vertex = coords.to_gtp(point, settings.size)
             referee.send(f"play {COLOR_LETTER[color]} {vertex}")
-        return referee.send("final_score"), None
+        return referee.send("final_score", timeout=SCORE_TIMEOUT), None
     except EngineFault as exc:
         return None, exc.reason
     finally:
@@ -222,7 +230,7 @@ def play_game(game_id, black, white, settings, referee_command=None, scorer="ref
     board = Board(settings.size, komi=settings.komi)
     move_times = []
     record = {"game": game_id, "black": black.label, "white": white.label,
-              "date": datetime.date.today().isoformat(), "fault_engine": None,
+              "date": datetime.date.today().isoformat(), "started": time.time(), "fault_engine": None,
               "fault_reason": None, "scores": {}, "disagreement": False,
               "time": {black.label: 0.0, white.label: 0.0},
               "moves_by": {black.label: 0, white.label: 0}}
@@ -241,6 +249,7 @@ def play_game(game_id, black, white, settings, referee_command=None, scorer="ref
         record.update(score_game(board, settings, seats, referee_command, scorer, ask_engines))
     record["winner"] = {"black": black.label, "white": white.label}.get(record["winner_color"])
     record["moves"] = len(board.moves)
+    record["finished"] = time.time()
     return record, board, move_times
 
 

@@ -1,0 +1,251 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The match runner (tools/match.py) against GNU Go and a deliberately broken engine.
+
+Games are kept short (small boards, level 1, move caps) so the file runs in well under two
+minutes on two cores. Every result is checked against something the runner did not
+compute: GNU Go scoring the saved SGF itself, mcgo's Board replaying it, published
+Wilson intervals.
+"""
+
+import csv
+import importlib.util
+import json
+import math
+import os
+import pathlib
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+from sgfmill import sgf
+
+from mcgo import Board
+from mcgo.gtp.controller import GtpEngine
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+MATCH_SCRIPT = ROOT / "tools" / "match.py"
+FAKE_ENGINE = pathlib.Path(__file__).resolve().parent / "fake_engine.py"
+INTERRUPT_WAIT = 60.0  # seconds to wait for the first game of the interrupted match
+
+
+def load_tool(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+match = load_tool("mcgo_tools_match", MATCH_SCRIPT)
+
+
+def fake(*args):
+    return " ".join(shlex.quote(a) for a in [sys.executable, str(FAKE_ENGINE), *args])
+
+
+@pytest.fixture(scope="module")
+def gnugo(gnugo_command):
+    """GNU Go as a shell-style command string, with the rules the referee uses."""
+    return " ".join(shlex.quote(a) for a in gnugo_command) + " --capture-all-dead"
+
+
+def run_match(out, commands, labels, games, size=5, komi=7.5, parallel=1, move_cap=None,
+              timeout=None, referee=match.DEFAULT_REFEREE, resume=False):
+    settings = match.MatchSettings(size, komi, move_cap=move_cap, move_timeout=timeout)
+    m = match.Match(out, commands, labels, settings, games, referee=referee,
+                    parallel=parallel, resume=resume, log=lambda line: None)
+    return m.run()
+
+
+def gnugo_score_of_sgf(gnugo_command, sgf_path):
+    """GNU Go's own final_score of a saved game: an independent check of SGF and result."""
+    with GtpEngine(gnugo_command + ["--capture-all-dead"]) as engine:
+        engine.send(f"loadsgf {sgf_path}")
+        return engine.send("final_score")
+
+
+def replay_sgf(path):
+    """Replay a saved game on mcgo's Board (raises IllegalMove if a move is illegal)."""
+    game = sgf.Sgf_game.from_bytes(pathlib.Path(path).read_bytes())
+    board = Board(game.get_size(), komi=game.get_komi())
+    nodes = game.get_main_sequence()[1:]
+    for node in nodes:
+        colour, move = node.get_move()
+        if colour is None:
+            continue
+        color = Board.BLACK if colour == "b" else Board.WHITE
+        board.play("pass" if move is None else f"{'ABCDEFGHJKLMNOPQRSTUVWXYZ'[move[1]]}{move[0] + 1}",
+                   color)
+    return game, board, nodes
+
+
+# ------------------------------------------------------------------------ statistics
+@pytest.mark.parametrize("wins, n, low, high", [
+    # Newcombe (1998), Statistics in Medicine 17:857-872, table I, method 3 (Wilson score)
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0000, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+])
+def test_wilson_interval_matches_published_values(wins, n, low, high):
+    got_low, got_high = match.wilson_interval(wins, n)
+    assert got_low == pytest.approx(low, abs=5e-5)
+    assert got_high == pytest.approx(high, abs=5e-5)
+
+
+@pytest.mark.parametrize("difference", [-400, -100, 0, 191, 350])
+def test_elo_difference_inverts_the_logistic_expected_score(difference):
+    expected_score = 1 / (1 + 10 ** (-difference / 400))  # Elo's logistic formula
+    assert match.elo_difference(expected_score) == pytest.approx(difference, abs=1e-6)
+
+
+def test_elo_difference_is_unbounded_at_certainty():
+    assert match.elo_difference(1.0) == math.inf
+    assert match.elo_difference(0.0) == -math.inf
+
+
+def test_parse_score_reads_final_score_answers():
+    assert match.parse_score("B+3.5") == 3.5
+    assert match.parse_score("W+0.5") == -0.5
+    assert match.parse_score("0") == 0
+    assert match.parse_score("cannot score") is None
+
+
+# --------------------------------------------------------------------- GNU Go games
+@pytest.mark.gnugo
+def test_gnugo_level10_vs_level1_on_9x9(tmp_path, gnugo_command, gnugo):
+    """One whole 9x9 game, GNU Go level 10 against level 1, refereed by GNU Go."""
+    doc = run_match(tmp_path, [gnugo + " --level 10", gnugo + " --level 1"], ["level10", "level1"],
+                    games=1, size=9, komi=7)
+    record = doc["games"][0]
+    assert (record["black"], record["white"]) == ("level10", "level1")
+    assert record["end"] == "two passes" and record["fault_engine"] is None
+    sgf_path = tmp_path / record["sgf"]
+    game, board, nodes = replay_sgf(sgf_path)
+    assert len(board.moves) == record["moves"] == sum(record["moves_by"].values())
+    assert [n.get_move()[1] for n in nodes[-2:]] == [None, None]  # the two passes
+    assert game.get_player_name("b") == "level10" and game.get_player_name("w") == "level1"
+    assert game.get_komi() == 7 and game.get_root().get("RE") == record["result"]
+    assert all(n.get("C").startswith("time ") for n in nodes)
+    # GNU Go scoring the SGF we wrote gives the result we recorded.
+    assert record["result"] == match.score_to_result(
+        match.parse_score(gnugo_score_of_sgf(gnugo_command, sgf_path)))
+    # Both players are GNU Go and judge the end alike.
+    assert record["disagreement"] is False
+    assert match.parse_score(record["scores"]["black_engine"]) == match.parse_score(record["result"])
+    summary = doc["summary"]
+    assert summary["decided"] == 1 and summary["wins"][record["winner"]] == 1
+    assert all(t > 0 for t in summary["mean_time_per_move"].values())
+    rows = list(csv.DictReader(open(tmp_path / "results.csv")))
+    assert [(r["black"], r["result"], int(r["moves"])) for r in rows] == \
+        [("level10", record["result"], record["moves"])]
+
+
+# --------------------------------------------------------------------------- faults
+FAULT_WORDS = {"crash": "crash", "hang": "hang", "illegal": "illegal move",
+               "garbage": "garbage", "noise": "garbage"}
+
+
+@pytest.mark.gnugo
+@pytest.mark.parametrize("fault", sorted(FAULT_WORDS))
+def test_fault_loses_the_game_and_the_match_goes_on(tmp_path, gnugo, fault):
+    marker = tmp_path / "faulted-once"
+    broken = fake("--fault", fault, "--fault-at", "2", "--fault-once", str(marker))
+    doc = run_match(tmp_path / "match", [broken, gnugo + " --level 1"], ["fake", "gnugo"],
+                    games=2, size=5, move_cap=30, timeout=2)
+    first, second = doc["games"]
+    assert first["black"] == "fake" and first["fault_engine"] == "fake"
+    assert FAULT_WORDS[fault] in first["fault_reason"]
+    assert first["winner"] == "gnugo" and first["result"] == "W+F"
+    assert first["moves"] == 2  # the fake's first move and GNU Go's answer, then the fault
+    root_comment = sgf.Sgf_game.from_bytes((tmp_path / "match" / first["sgf"]).read_bytes()) \
+        .get_root().get("C")
+    assert first["fault_reason"] in root_comment
+    # The restarted fake plays the next game without trouble.
+    assert second["fault_engine"] is None
+    assert second["moves_by"]["fake"] >= 2
+    assert second["end"] in ("two passes", "move cap", "resignation")
+    assert doc["summary"]["faults"] == {"fake": 1, "gnugo": 0}
+
+
+def test_faults_are_charged_to_the_right_colour(tmp_path):
+    doc = run_match(tmp_path, [fake("--fault", "crash"), fake()], ["crasher", "steady"],
+                    games=2, size=5, referee=None)
+    assert [(g["black"], g["result"], g["winner"]) for g in doc["games"]] == [
+        ("crasher", "W+F", "steady"), ("steady", "B+F", "steady")]
+    assert doc["summary"]["wins_by_color"]["steady"] == {"black": 1, "white": 1}
+
+
+# ----------------------------------------------------------------- resume, parallel
+def cli_args(out, games, *extra):
+    """Options of a quick match between two fakes that ends every game at the move cap."""
+    return ["--engine", fake("--delay", "0.2", "--seed", "1"),
+            "--opponent", fake("--delay", "0.2", "--seed", "2"), "--size", "5", "--move-cap", "10",
+            "--scorer", "tromp-taylor", "--no-ask-engines", "--games", str(games), "--out", str(out),
+            *extra]
+
+
+def wait_for_games(results, count, process):
+    deadline = time.monotonic() + INTERRUPT_WAIT
+    while time.monotonic() < deadline and process.poll() is None:
+        if results.exists() and len(json.loads(results.read_text())["games"]) >= count:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"no {count} finished games in {results}")
+
+
+def test_interrupted_match_resumes_without_losing_games(tmp_path):
+    out = tmp_path / "match"
+    results = out / "results.json"
+    process = subprocess.Popen([sys.executable, str(MATCH_SCRIPT)] + cli_args(out, 4), start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_games(results, 1, process)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)  # its own session: the match and its engines
+        process.wait()
+    saved = json.loads(results.read_text())["games"]
+    assert 1 <= len(saved) < 4
+
+    runner = CliRunner()
+    refused = runner.invoke(match.main, cli_args(out, 4))
+    assert refused.exit_code == 1 and "--resume" in refused.output
+    assert json.loads(results.read_text())["games"] == saved  # nothing overwritten
+
+    changed = runner.invoke(match.main, cli_args(out, 4, "--komi", "0.5", "--resume"))
+    assert changed.exit_code == 1 and "settings" in changed.output
+
+    resumed = runner.invoke(match.main, cli_args(out, 4, "--resume"))
+    assert resumed.exit_code == 0, resumed.output
+    doc = json.loads(results.read_text())
+    assert [g["game"] for g in doc["games"]] == [0, 1, 2, 3]
+    assert all(g["end"] == "move cap" and g["moves"] == 10 for g in doc["games"])
+    by_id = {g["game"]: g for g in doc["games"]}
+    assert all(by_id[g["game"]] == g for g in saved)  # earlier games kept as they were
+    assert len(list((out / "games").glob("*.sgf"))) == 4
+    assert len(list(csv.DictReader(open(out / "results.csv")))) == 4
+    assert "win rate" in resumed.output and "Wilson" in resumed.output
+
+
+def test_parallel_games_overlap_in_time(tmp_path):
+    doc = run_match(tmp_path, [fake("--delay", "0.2"), fake("--delay", "0.2")], ["a", "b"],
+                    games=2, size=5, parallel=2, referee=None)
+    first, second = doc["games"]
+    assert first["started"] < second["finished"] and second["started"] < first["finished"]
+    assert (first["black"], second["black"]) == ("a", "b")
+
+
+def test_cli_rejects_mixed_engine_options():
+    result = CliRunner().invoke(match.main, ["--engine", "x", "--black", "y"])
+    assert result.exit_code == 2
+    assert "--engine and --opponent" in result.output
+
+
+def test_cli_rejects_both_time_controls(tmp_path):
+    result = CliRunner().invoke(match.main, ["--engine", "x", "--opponent", "y", "--move-time", "1",
+                                             "--game-time", "60", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "not both" in result.output
