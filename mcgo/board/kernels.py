@@ -123,24 +123,6 @@ def _new_stamp(pts, info):
 
 
 @kernel
-def count_liberties(pts, info, head):
-    """Distinct liberties of the chain ``head``, counted from scratch (merges, tests)."""
-    w = info[WIDTH]
-    stamp = _new_stamp(pts, info)
-    libs = 0
-    s = head
-    while True:
-        for q in (s - 1, s + 1, s - w, s + w):
-            if pts[COLOR, q] == EMPTY and pts[MARK, q] != stamp:
-                pts[MARK, q] = stamp
-                libs += 1
-        s = pts[NEXT, s]
-        if s == head:
-            break
-    return libs
-
-
-@kernel
 def legality(pts, info, p, color):
     """LEGAL, OCCUPIED, KO or SUICIDE for ``color`` playing at ``p`` (simple ko only)."""
     if p == PASS:
@@ -222,6 +204,13 @@ def _capture_chain(pts, info, zob, head):
         if s == head:
             break
     return n
+
+
+@kernel
+def _touches_chain(pts, w, q, head):
+    """True when the point q has a stone of the chain ``head`` next to it."""
+    return (pts[HEAD, q - 1] == head or pts[HEAD, q + 1] == head
+            or pts[HEAD, q - w] == head or pts[HEAD, q + w] == head)
 
 
 @kernel
@@ -312,34 +301,33 @@ def play_legal(pts, info, zob, p, color):
     info[CAPTURES + color - 1] += captured
 
     head = p
-    if nfriends == 1:
-        # Common case: the new stone joins one chain. Its liberties are the chain's plus
-        # the empty neighbours of p that the chain did not already touch.
-        a = f1
-        extra = 0
-        for q in (p - 1, p + 1, p - w, p + w):
-            if pts[COLOR, q] == EMPTY:
-                touches = False
-                for r in (q - 1, q + 1, q - w, q + w):
-                    if r != p and pts[COLOR, r] == color and pts[HEAD, r] == a:
-                        touches = True
-                        break
-                if not touches:
-                    extra += 1
-        _merge_chains(pts, a, p)
-        pts[LIBS, a] += extra
-        head = a
-    elif nfriends > 1:
-        big = f1
+    if nfriends > 0:
+        head = f1
         for h in (f2, f3, f4):
-            if h >= 0 and pts[SIZE, h] > pts[SIZE, big]:
-                big = h
-        for h in (f1, f2, f3, f4):
-            if h >= 0 and h != big:
-                _merge_chains(pts, big, h)
-        _merge_chains(pts, big, p)
-        pts[LIBS, big] = count_liberties(pts, info, big)
-        head = big
+            if h >= 0 and pts[SIZE, h] > pts[SIZE, head]:
+                head = h
+        # The merged chain's liberties: the biggest chain's, plus those of the new stone and
+        # of the smaller chains that the biggest does not already touch. This costs the
+        # size of the smaller chains only.
+        libs = pts[LIBS, head]
+        stamp = _new_stamp(pts, info)
+        for small in (np.int64(p), f1, f2, f3, f4):
+            if small < 0 or small == head:
+                continue
+            s = small
+            while True:
+                for q in (s - 1, s + 1, s - w, s + w):
+                    if pts[COLOR, q] == EMPTY and pts[MARK, q] != stamp:
+                        pts[MARK, q] = stamp
+                        if not _touches_chain(pts, w, q, head):
+                            libs += 1
+                s = pts[NEXT, s]
+                if s == small:
+                    break
+        for small in (np.int64(p), f1, f2, f3, f4):
+            if small >= 0 and small != head:
+                _merge_chains(pts, head, small)
+        pts[LIBS, head] = libs
 
     if captured == 1 and ko_candidate != PASS and pts[SIZE, head] == 1 and pts[LIBS, head] == 1:
         info[KO_POINT] = ko_candidate

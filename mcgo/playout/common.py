@@ -70,9 +70,9 @@ def is_true_eye(pts, w, p, color):
 
 
 @kernel
-def is_self_atari(pts, w, p, color):
-    """True when ``color`` playing the legal move ``p`` leaves a chain of two or more stones
-    with a single liberty. A move that captures is never counted as self-atari."""
+def liberties_after(pts, w, p, color):
+    """Liberties, counted up to 2, of the chain ``color`` would make by playing the legal
+    move ``p``, and a bound of that chain's size (exact up to 2). A capture counts as 2 liberties."""
     opp = 3 - color
     lib1 = -1
     stones = 1
@@ -82,21 +82,19 @@ def is_self_atari(pts, w, p, color):
             if lib1 < 0:
                 lib1 = q
             elif q != lib1:
-                return False
-        elif c == opp:
-            if pts[LIBS, pts[HEAD, q]] == 1:
-                return False
+                return 2, stones
+        elif c == opp and pts[LIBS, pts[HEAD, q]] == 1:
+            return 2, stones
     for q in (p - 1, p + 1, p - w, p + w):
         if pts[COLOR, q] != color:
             continue
         h = pts[HEAD, q]
         libs = pts[LIBS, h]
         if libs >= 3:
-            return False
-        # Count the chain once per neighbour: stones is only compared with 1 below.
-        stones += pts[SIZE, h]
+            return 2, stones
+        stones += pts[SIZE, h]  # a chain touching p twice counts twice: only "2 or more" matters
         if libs == 2:
-            # Find the chain's liberty other than p.
+            # The chain's liberty other than p.
             s = h
             while True:
                 for r in (s - 1, s + 1, s - w, s + w):
@@ -104,11 +102,19 @@ def is_self_atari(pts, w, p, color):
                         if lib1 < 0:
                             lib1 = r
                         elif r != lib1:
-                            return False
+                            return 2, stones
                 s = pts[NEXT, s]
                 if s == h:
                     break
-    return stones >= 2
+    return (1 if lib1 >= 0 else 0), stones
+
+
+@kernel
+def is_self_atari(pts, w, p, color):
+    """True when ``color`` playing the legal move ``p`` leaves a chain of two or more stones
+    with a single liberty. A move that captures is never a self-atari."""
+    libs, stones = liberties_after(pts, w, p, color)
+    return libs < 2 and stones >= 2
 
 
 @kernel
