@@ -182,8 +182,8 @@ def test_faults_are_charged_to_the_right_colour(tmp_path):
 # ----------------------------------------------------------------- resume, parallel
 def cli_args(out, games, *extra):
     """Options of a quick match between two fakes that ends every game at the move cap."""
-    return ["--engine", fake("--delay", "0.2", "--seed", "1"),
-            "--opponent", fake("--delay", "0.2", "--seed", "2"), "--size", "5", "--move-cap", "10",
+    return ["--engine", fake("--delay", "0.1", "--seed", "1"),
+            "--opponent", fake("--delay", "0.1", "--seed", "2"), "--size", "5", "--move-cap", "10",
             "--scorer", "tromp-taylor", "--no-ask-engines", "--games", str(games), "--out", str(out),
             *extra]
 

@@ -194,6 +194,12 @@ def expand_list(path):
 
 
 # ------------------------------------------------------------------- board sizes
+def loaded_sgf_files(steps):
+    """The SGF files a .tst file loads, as resolved paths."""
+    return [pathlib.Path(s.command.split()[1]) for s in steps
+            if s.command.split()[0] == "loadsgf" and len(s.command.split()) > 1]
+
+
 def size_after(command, size):
     """Board size once ``command`` has run (loadsgf and boardsize change it)."""
     words = command.split()

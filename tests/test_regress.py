@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The regression runner (tools/regress.py) on real Fuego .tst files and on hand-made ones.
+
+The answers come from GNU Go over GTP; the expectations are read off the files by hand.
+"""
+
+import importlib.util
+import pathlib
+import shlex
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from mcgo.gtp.controller import GtpEngine
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+FAKE_ENGINE = pathlib.Path(__file__).resolve().parent / "fake_engine.py"
+
+
+def load_tool(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+regress = load_tool("mcgo_tools_regress", ROOT / "tools" / "regress.py")
+
+
+def as_command(words):
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def outcomes(results):
+    return {r.test_id: r.outcome for r in results}
+
+
+def quiet(line):
+    pass
+
+
+# ------------------------------------------------------------------ hand-made files
+HAND_MADE = """\
+# GNU Go answers these; the expectations exercise every form of '#?'.
+boardsize 9
+clear_board
+play b E5
+10 color E5
+#? [black]
+20 color E5
+#? [white|black|empty]
+30 color E5
+#? [white]
+40 color E5
+#? [!white]
+50 color E5
+#? [!black]*
+60 color E5
+#? [black]*
+70 countlib E5   # a comment after the command
+#? [4]
+80 no_such_command
+#? [x]
+no_such_setup_command
+90 loadsgf sgf/two-moves.sgf
+#? [black]
+100 color C7
+#? [black]
+110 color G3
+#? [white]
+120 loadsgf sgf/two-moves.sgf 2
+#? [white]
+130 color G3
+#? [empty]
+"""
+TWO_MOVES_SGF = "(;FF[4]GM[1]SZ[9]KM[7];B[cc];W[gg])"  # cc = C7, gg = G3 on 9x9
+
+
+@pytest.fixture
+def hand_made_tst(tmp_path):
+    (tmp_path / "sgf").mkdir()
+    (tmp_path / "sgf" / "two-moves.sgf").write_text(TWO_MOVES_SGF)
+    path = tmp_path / "hand.tst"
+    path.write_text(HAND_MADE)
+    return path
+
+
+@pytest.mark.gnugo
+def test_hand_made_file_with_gnugo(hand_made_tst, gnugo_command, monkeypatch):
+    monkeypatch.chdir(ROOT)  # loadsgf must be found relative to the .tst, not the cwd
+    results, setup_errors = regress.run_file(hand_made_tst, as_command(gnugo_command), echo=quiet)
+    assert outcomes(results) == {
+        10: regress.PASS, 20: regress.PASS, 30: regress.FAIL, 40: regress.PASS,
+        50: regress.EXPECTED_FAIL, 60: regress.UNEXPECTED_PASS, 70: regress.PASS,
+        80: regress.ERROR, 90: regress.PASS, 100: regress.PASS, 110: regress.PASS,
+        120: regress.PASS, 130: regress.PASS}
+    by_id = {r.test_id: r for r in results}
+    assert by_id[30].answer == "black"
+    assert "unknown command" in by_id[80].answer
+    assert len(setup_errors) == 1 and "no_such_setup_command" in setup_errors[0]
+
+
+def test_parse_expectations():
+    parse = regress.parse_expectation
+    assert parse("#? [D4|C5]*") == regress.Expectation("D4|C5", False, True)
+    assert parse("#? [!(D9|F6|J6)]") == regress.Expectation("(D9|F6|J6)", True, False)
+    assert parse("#? []") == regress.Expectation("", False, False)
+    star = parse("#? [A1]*  # comment with [brackets]")
+    assert star.pattern == "A1" and star.expected_fail
+    alternatives = parse("#? [B9|A1]")
+    assert alternatives.matches("a1") and alternatives.matches("B9") and not alternatives.matches("A19")
+    assert parse("#? [54 .*]").matches("54 points\nsafe")
+    assert not parse("#? [!J9]").matches("J9") and parse("#? [!J9]").matches("J8")
+
+
+def test_expectation_without_numbered_command_is_a_warning_not_a_test(tmp_path):
+    warnings = []
+    steps = regress.parse_tst("reg_genmove b\n#? [D3]\n10 name\n#? [x]\n", tmp_path, warnings)
+    assert [s.test_id for s in steps if s.is_test] == [10]
+    assert len(warnings) == 1 and "line 2" in warnings[0]
+
+
+@pytest.mark.parametrize("fault, error_word", [("crash", "Died"), ("hang", "Timeout")])
+def test_engine_crash_or_hang_is_an_error_and_the_file_goes_on(tmp_path, fault, error_word):
+    tst = tmp_path / "fault.tst"
+    tst.write_text("boardsize 5\n10 genmove b\n#? [.*]\n20 name\n#? [fake engine]\n")
+    engine = as_command([sys.executable, str(FAKE_ENGINE), "--fault", fault])
+    results, _ = regress.run_file(tst, engine, timeout=2, echo=quiet)
+    assert outcomes(results) == {10: regress.ERROR, 20: regress.PASS}
+    assert error_word in results[0].answer
+
+
+# --------------------------------------------------------------------- real files
+def test_every_vendored_tst_file_parses_and_its_sgf_files_exist(fuego_regression_dir):
+    files = sorted(fuego_regression_dir.glob("*.tst"))
+    assert len(files) > 80
+    tests = 0
+    expectation_lines = 0
+    for path in files:
+        warnings = []
+        steps = regress.read_tst(path, warnings)
+        tests += sum(s.is_test for s in steps) + len(warnings)
+        expectation_lines += sum(line.lstrip().startswith("#?") for line in path.read_text().splitlines())
+        for sgf_path in regress.loaded_sgf_files(steps):
+            assert sgf_path.is_file(), f"{path.name}: {sgf_path}"
+    assert tests == expectation_lines  # every '#?' line is a test or a reported orphan
+    assert tests > 2000
+
+
+def gnugo_level1(gnugo_command):
+    return gnugo_command + ["--level", "1"]  # quick, and deterministic like every level
+
+
+@pytest.mark.gnugo
+def test_fuego_9x9_blunder_endgame_with_gnugo(fuego_regression_dir, gnugo_command):
+    path = fuego_regression_dir / "9x9-blunder-endgame.tst"
+    engine = gnugo_level1(gnugo_command)
+    results, setup_errors = regress.run_file(path, as_command(engine), echo=quiet)
+    answers = {r.test_id: r.answer for r in results}
+    assert sorted(answers) == [10, 20, 30, 40, 50] and not setup_errors
+    # Expectations read off the file by hand:
+    #   10 [F9|G1]   20 [J5]*   30 [J5]   40 [J5]   50 [B2]*
+    expected = {
+        10: regress.PASS if answers[10] in ("F9", "G1") else regress.FAIL,
+        20: regress.UNEXPECTED_PASS if answers[20] == "J5" else regress.EXPECTED_FAIL,
+        30: regress.PASS if answers[30] == "J5" else regress.FAIL,
+        40: regress.PASS if answers[40] == "J5" else regress.FAIL,
+        50: regress.UNEXPECTED_PASS if answers[50] == "B2" else regress.EXPECTED_FAIL,
+    }
+    assert outcomes(results) == expected
+    # GNU Go asked directly, on the position of test 40 (loadsgf ... 63), answers the same.
+    with GtpEngine(engine) as gnugo:
+        gnugo.send(f"loadsgf {fuego_regression_dir}/sgf/games/2011/KGS-74-August2011-9x9-fast/"
+                   "pachi2-Fuego-2.sgf 63")
+        assert gnugo.send("reg_genmove b") == answers[40]
+
+
+@pytest.mark.gnugo
+def test_fuego_playout_semeai_where_gnugo_crashes(fuego_regression_dir, gnugo_command):
+    """GNU Go 3.8 aborts on the positions of tests 20-40 (setup stones over stones): each is
+    an ERROR, the engine is restarted, and the file runs to its end."""
+    path = fuego_regression_dir / "playout_semeai.tst"
+    results, setup_errors = regress.run_file(path, as_command(gnugo_level1(gnugo_command)), echo=quiet)
+    answers = {r.test_id: r.answer for r in results}
+    assert sorted(answers) == [10, 20, 30, 40]
+    # 10 [C1]*: expected to fail; GNU Go answers a real move.
+    assert outcomes(results)[10] == (regress.UNEXPECTED_PASS if answers[10] == "C1" else regress.EXPECTED_FAIL)
+    for test_id in (20, 30, 40):
+        assert outcomes(results)[test_id] == regress.ERROR and "EngineDied" in answers[test_id]
+    # The Fuego-only setup command is an error, not a crash.
+    assert len(setup_errors) == 1 and "uct_param_player" in setup_errors[0]
+
+
+def test_board_sizes_follow_loadsgf(fuego_regression_dir):
+    steps = regress.read_tst(fuego_regression_dir / "uct_ko.tst")
+    sizes = {s.test_id: s.board_size for s in steps if s.is_test}
+    assert sizes[10] == 9        # sgf/games/2007/CGOS/199550.sgf: a CGOS 9x9 game
+    assert 19 in sizes.values()  # the file ends with 19x19 positions
+
+
+@pytest.mark.gnugo
+def test_cli_summary_and_exit_code(hand_made_tst, gnugo_command):
+    result = CliRunner().invoke(regress.main, [str(hand_made_tst), "--engine", as_command(gnugo_command)])
+    assert result.exit_code == 1  # there are unexpected results
+    assert "hand.tst:30 FAIL" in result.output
+    assert "hand.tst:60 unexpected PASS" in result.output
+    assert "hand.tst: 10/13 passed" in result.output
