@@ -213,11 +213,16 @@ def main(argv=None):
     parser.add_argument("--moves", type=int, default=8, help="own moves before passing")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to think per move")
     parser.add_argument("--seed", type=int, default=1)
-    engine = FakeEngine(parser.parse_args(argv))
+    parser.add_argument("--log", default=None, help="append every command received to this file")
+    args = parser.parse_args(argv)
+    engine = FakeEngine(args)
     for raw in sys.stdin:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        if args.log:
+            with open(args.log, "a") as log:
+                log.write(line + "\n")
         if line == "quit":
             sys.stdout.write("=\n\n")
             sys.stdout.flush()

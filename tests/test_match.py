@@ -249,3 +249,27 @@ def test_cli_rejects_both_time_controls(tmp_path):
                                              "--game-time", "60", "--out", str(tmp_path)])
     assert result.exit_code == 2
     assert "not both" in result.output
+
+
+@pytest.mark.parametrize("option, value, told", [
+    ("move_time", 2.5, "time_settings 0 2.5 1"),
+    ("game_time", 60, "time_settings 60 0 0"),
+])
+def test_time_settings_reach_both_engines(tmp_path, option, value, told):
+    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+    settings = match.MatchSettings(5, 6.5, move_cap=6, **{option: value})
+    match.Match(tmp_path / "match", [fake("--log", str(logs[0])), fake("--log", str(logs[1]))],
+                ["a", "b"], settings, 1, referee=None, log=lambda line: None).run()
+    for log in logs:
+        commands = log.read_text().splitlines()
+        assert commands[:4] == ["boardsize 5", "clear_board", "komi 6.5", told]
+        genmoves = [i for i, c in enumerate(commands) if c.startswith("genmove")]
+        assert len(genmoves) == 3
+        if option == "game_time":  # each genmove is preceded by the time left on the clock
+            assert all(commands[i - 1].startswith("time_left ") for i in genmoves)
+
+
+def test_hang_timeout_follows_the_time_control():
+    assert match.MatchSettings(move_time=2).genmove_timeout(None) > 2
+    assert match.MatchSettings(game_time=60).genmove_timeout(30) == pytest.approx(30 + match.TIMEOUT_MARGIN)
+    assert match.MatchSettings(move_time=2, move_timeout=1).genmove_timeout(None) == 1

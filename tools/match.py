@@ -26,6 +26,7 @@ import shutil
 import sys
 import threading
 import time
+import traceback
 
 import click
 from sgfmill import sgf
@@ -607,9 +608,16 @@ class Match:
 
     def _play_and_save(self, game_id, seats):
         black, white = colours_of_game(game_id, self.labels, self.alternate)
-        record, board, move_times = play_game(
-            game_id, seats[black], seats[white], self.settings, self.referee, self.scorer,
-            self.ask_engines)
+        try:
+            record, board, move_times = play_game(
+                game_id, seats[black], seats[white], self.settings, self.referee, self.scorer,
+                self.ask_engines)
+        except Exception:  # a bug of ours: keep the other games, leave this one for --resume
+            self.log(f"game {game_id} not recorded (it stays pending for --resume):\n"
+                     f"{traceback.format_exc()}")
+            for seat in seats.values():
+                seat.kill()
+            return
         sgf_path = self.out_dir / GAMES_DIR / f"game-{game_id:04d}.sgf"
         sgf_path.write_bytes(game_to_sgf(record, board, move_times, self.settings, self.commands))
         record["sgf"] = str(sgf_path.relative_to(self.out_dir))
