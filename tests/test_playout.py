@@ -61,7 +61,8 @@ def test_playout_score_equals_sgfmill_area_score(size, policy):
     owner = np.zeros(board.pts.shape[1], dtype=np.int8)
     for _ in range(30):
         pts, info = board.pts.copy(), board.info.copy()
-        playout.run_playout(kind, pts, info, board.zob, playout.shape_table(), scratch, rng, owner)
+        playout.run_playout(kind, pts, info, board.zob, playout.shape_table(), scratch, rng, owner,
+                            playout.NO_RECORD)
         assert K.area_of(owner) == sgfmill_area(pts, size)
         if policy != "fill":
             # A finished rule-abiding playout: bookkeeping intact, both sides passed or cap hit.
@@ -486,3 +487,42 @@ def test_fill_removes_chains_of_three_or_fewer():
                     "OOOOOOOOO"])
     assert status("B8") == K.EMPTY and status("D8") == K.EMPTY
     assert status("A9") == K.WHITE
+
+
+# --------------------------------------------------------------------------- move record
+@pytest.mark.parametrize("policy", ["random", "pattern"])
+def test_recorded_moves_replay_to_the_same_final_position(policy):
+    """The record the search's AMAF uses holds exactly the moves played: replaying them on a
+    real Board (whose rules were checked against sgfmill) gives the playout's final stones."""
+    board = mcgo.Board(9, superko=False)
+    for move in ["E5", "C3"]:
+        board.play(move)
+    kind = playout.policy_id(policy)
+    rng = common.seed_rng(11 + kind)
+    scratch = np.zeros((fill_policy.SCRATCH_ROWS, board.pts.shape[1]), dtype=np.int32)
+    owner = np.zeros(board.pts.shape[1], dtype=np.int8)
+    record = np.zeros(3 * 81 + 1, dtype=np.int32)
+    for _ in range(5):
+        pts, info = board.pts.copy(), board.info.copy()
+        n = playout.run_playout(kind, pts, info, board.zob, playout.shape_table(), scratch, rng,
+                                owner, record)
+        replay = board.copy()
+        for entry in record[:n]:
+            p, color = divmod(int(entry), playout.RECORD_COLORS)
+            replay.play(p, color)
+        assert np.array_equal(replay.pts[K.COLOR], pts[K.COLOR])
+
+
+def test_fill_records_every_filled_point_with_its_colour():
+    board = mcgo.Board(9)
+    board.play("E5")
+    empties = set(board.legal_moves()) | {p for p in coords.all_points(9) if board.color_at(p) == K.EMPTY}
+    rng = common.seed_rng(3)
+    scratch = np.zeros((fill_policy.SCRATCH_ROWS, board.pts.shape[1]), dtype=np.int32)
+    owner = np.zeros(board.pts.shape[1], dtype=np.int8)
+    record = np.zeros(81, dtype=np.int32)
+    pts, info = board.pts.copy(), board.info.copy()
+    n = fill_policy.fill_randomly(pts, info, rng, record)
+    moves = [divmod(int(e), playout.RECORD_COLORS) for e in record[:n]]
+    assert {p for p, _ in moves} == empties
+    assert all(pts[K.COLOR, p] == c for p, c in moves)

@@ -32,11 +32,13 @@ from typing import Optional
 import numpy as np
 
 from ..board import coords
-from .dispatch import AUTO, FILL, PATTERN, POLICY_NAMES, RANDOM, run_batch, run_playout
+from .common import RECORD_COLORS
+from .dispatch import AUTO, FILL, NO_RECORD, PATTERN, POLICY_NAMES, RANDOM, run_batch, run_playout
 from .patterns import pattern_table
 
 __all__ = ["simulate", "ownership", "policy_id", "shape_table", "PlayoutStats",
-           "RANDOM", "PATTERN", "FILL", "AUTO", "POLICY_NAMES", "run_batch", "run_playout"]
+           "RANDOM", "PATTERN", "FILL", "AUTO", "POLICY_NAMES", "run_batch", "run_playout",
+           "NO_RECORD", "RECORD_COLORS"]
 
 _shape_table = None
 NO_OWNERSHIP = np.zeros(0, dtype=np.int32)

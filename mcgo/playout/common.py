@@ -14,6 +14,15 @@ from ..board.kernels import (COLOR, EMPTIES, EMPTY, HEAD, LEGAL, LIBS, NEMPTY, N
 
 MOVE_CAP_FACTOR = 3          # a playout stops after 3 * size * size moves
 SELF_ATARI_KEEP_ONE_IN = 10  # a self-atari of 2+ stones is kept once in 10 tries (nakade)
+RECORD_COLORS = 4            # a recorded move is point * RECORD_COLORS + colour
+
+
+@kernel
+def record_move(record, i, p, color):
+    """Write the ``i``-th move of a playout into ``record`` (an int32 array, possibly empty:
+    then nothing is kept) as ``p * RECORD_COLORS + color``; AMAF needs who played where."""
+    if i < record.shape[0]:
+        record[i] = p * RECORD_COLORS + color
 
 
 @kernel

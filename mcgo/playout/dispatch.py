@@ -6,7 +6,9 @@ import numpy as np
 from ..board.kernels import BLACK, BOARDSIZE, MOVE_COUNT, WHITE, area_of, owner_map
 from ..jit import allocating_kernel, kernel
 from . import fill_policy, pattern_policy, random_policy
-from .common import seed_rng
+from .common import RECORD_COLORS, seed_rng  # noqa: F401  (RECORD_COLORS: for callers)
+
+NO_RECORD = np.zeros(0, dtype=np.int32)  # keep no moves
 
 RANDOM = 0
 PATTERN = 1
@@ -29,16 +31,19 @@ def concrete_policy(policy, info):
 
 
 @kernel
-def run_playout(policy, pts, info, zob, pat3, scratch, rng, owner):
+def run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record):
     """Play one playout in place and write the final owner of every point into ``owner``;
-    returns the number of moves (for fill: points filled). The score is ``area_of(owner)``."""
+    returns the number of moves (for fill: points filled). The score is ``area_of(owner)``.
+
+    ``record`` (int32) receives the moves, ``point * RECORD_COLORS + colour``, as far as it
+    is long: the search's AMAF statistics need them; pass ``NO_RECORD`` to keep none."""
     kind = concrete_policy(policy, info)
     if kind == FILL:
-        return fill_policy.play_out(pts, info, rng, scratch, owner)
+        return fill_policy.play_out(pts, info, rng, scratch, owner, record)
     if kind == PATTERN:
-        moves = pattern_policy.play_out(pts, info, zob, pat3, rng)
+        moves = pattern_policy.play_out(pts, info, zob, pat3, rng, record)
     else:
-        moves = random_policy.play_out(pts, info, zob, rng)
+        moves = random_policy.play_out(pts, info, zob, rng, record)
     owner_map(pts, info, owner)
     return moves
 
@@ -53,6 +58,7 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum):
     info = np.empty_like(info0)
     scratch = np.empty((fill_policy.SCRATCH_ROWS, pts0.shape[1]), dtype=np.int32)
     owner = np.zeros(pts0.shape[1], dtype=np.int8)
+    record = np.zeros(0, dtype=np.int32)
     rng = seed_rng(seed)
     accumulate = owner_sum.shape[0] == pts0.shape[1]
     black_wins = 0.0
@@ -60,7 +66,7 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum):
     for _ in range(n):
         pts[:, :] = pts0
         info[:] = info0
-        moves += run_playout(policy, pts, info, zob, pat3, scratch, rng, owner)
+        moves += run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record)
         result = area_of(owner) - komi
         if result > 0:
             black_wins += 1.0

@@ -20,7 +20,7 @@ import numpy as np
 from ..board.kernels import (BLACK, COLOR, EMPTIES, EMPTY, MOVE_COUNT, NEMPTY, OFFBOARD, WHITE,
                              WIDTH, owner_map)
 from ..jit import kernel
-from .common import next_random
+from .common import next_random, record_move
 
 SMALL_CHAIN = 3     # chains of this many stones or fewer are removed after the fill
 BIG_EYESPACE = 5    # one eyespace larger than this makes a chain alive
@@ -140,25 +140,28 @@ def judge_and_remove_dead(col, scratch, w):
 
 
 @kernel
-def fill_randomly(pts, info, rng):
-    """Give every empty point a random colour, ignoring the rules; returns how many."""
+def fill_randomly(pts, info, rng, record):
+    """Give every empty point a random colour, ignoring the rules; returns how many. Each
+    filled point goes into ``record`` as a move of its colour (for AMAF)."""
     col = pts[COLOR]
     n = info[NEMPTY]
     bits = next_random(rng)
     for i in range(n):
         if i & 63 == 0 and i:
             bits = next_random(rng)
-        col[pts[EMPTIES, i]] = BLACK + np.int32((bits >> np.uint64(i & 63)) & np.uint64(1))
+        p = pts[EMPTIES, i]
+        col[p] = BLACK + np.int32((bits >> np.uint64(i & 63)) & np.uint64(1))
+        record_move(record, i, p, col[p])
     info[NEMPTY] = 0
     info[MOVE_COUNT] += n
     return n
 
 
 @kernel
-def play_out(pts, info, rng, scratch, owner):
+def play_out(pts, info, rng, scratch, owner, record):
     """Fill, judge life by eyespaces and write the final owners into ``owner``; returns
-    the number of points filled."""
-    filled = fill_randomly(pts, info, rng)
+    the number of points filled (recorded into ``record`` as far as it is long)."""
+    filled = fill_randomly(pts, info, rng, record)
     judge_and_remove_dead(pts[COLOR], scratch, info[WIDTH])
     owner_map(pts, info, owner)
     return filled

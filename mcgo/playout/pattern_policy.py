@@ -16,7 +16,7 @@ from ..board.kernels import (BLACK, BOARDSIZE, COLOR, EMPTIES, EMPTY, HEAD, LAST
                              legality, play_legal)
 from ..jit import kernel
 from .common import (MOVE_CAP_FACTOR, SELF_ATARI_KEEP_ONE_IN, is_self_atari, is_true_eye,
-                     liberties_after, random_below, random_move)
+                     liberties_after, random_below, random_move, record_move)
 
 FREE_AREA_TRIES = 2     # random empty points tried per move for step 3
 FREE_AREA_RADIUS = 2    # the box of side 2r+1 around a free point must be empty
@@ -171,14 +171,17 @@ def choose_move(pts, info, pat3, rng, color):
 
 
 @kernel
-def play_out(pts, info, zob, pat3, rng):
+def play_out(pts, info, zob, pat3, rng, record):
     """Play pattern-policy moves to the end (two passes or the move cap) in place;
-    returns the number of moves played, passes included."""
+    returns the number of moves played, passes included. The moves go into ``record`` as
+    far as it is long (see ``common.record_move``)."""
     size = info[BOARDSIZE]
     cap = MOVE_CAP_FACTOR * size * size
     moves = 0
     while moves < cap and info[PASSES] < 2:
         color = info[TO_MOVE]
-        play_legal(pts, info, zob, choose_move(pts, info, pat3, rng, color), color)
+        p = choose_move(pts, info, pat3, rng, color)
+        play_legal(pts, info, zob, p, color)
+        record_move(record, moves, p, color)
         moves += 1
     return moves
