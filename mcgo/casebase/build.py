@@ -1,0 +1,287 @@
+"""Building a case base from SGF files, folders and ``.tar.gz`` archives of them.
+
+Every position before moves 1 to ``max_moves`` of each game becomes a case: its influence
+code, the side to move, the professional's move, the move number and the game. A game is
+skipped, with its reason, when it cannot be read (:class:`mcgo.sgf.SgfError`), is of another
+board size, is shorter than ``max_moves`` moves, or cannot be replayed legally with strict
+alternation (:class:`mcgo.sgf.ReplayError`: same player twice, a play on a stone, ...).
+Passes are played but not stored as cases (a pass is not a point to steer towards).
+
+Games are indexed in parallel (``jobs`` processes); the result does not depend on ``jobs``.
+
+>>> from mcgo.sgf import read_game
+>>> from mcgo.casebase.encoder import PositionEncoder
+>>> game = index_game(read_game(b"(;SZ[9];B[ee];W[];B[cc])"), PositionEncoder(9), 40, min_moves=0)
+>>> game.move_numbers.tolist(), game.colors.tolist()
+([1, 3], [1, 1])
+"""
+
+import collections
+import io
+import multiprocessing
+import os
+import pathlib
+import re
+import tarfile
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..board import PASS
+from ..sgf import ReplayError, SgfError, read_games, replay
+from .base import DEFAULT_MAX_MOVES, CaseBase, game_name
+from .encoder import PositionEncoder
+from .influence import DEFAULT_THRESHOLD, FLOW_STEPS
+
+SGF_SUFFIXES = (".sgf", ".mgt")
+ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar")
+GAMES_PER_TASK = 32
+EXAMPLES_PER_REASON = 3
+
+
+@dataclass
+class IndexedGame:
+    """The cases of one game, in move order."""
+
+    codes: np.ndarray         # uint64 (n, words)
+    colors: np.ndarray        # int8 (n,): side to move
+    moves: np.ndarray         # int16 (n,): the move played
+    move_numbers: np.ndarray  # uint16 (n,)
+
+
+def index_game(record, encoder, max_moves=DEFAULT_MAX_MOVES, min_moves=None):
+    """The cases of the first ``max_moves`` moves of ``record``.
+
+    Raises :class:`mcgo.sgf.SgfError` (or its :class:`mcgo.sgf.ReplayError`) when the game
+    cannot be indexed. ``min_moves`` defaults to ``max_moves`` (shorter games are skipped).
+    """
+    if record.size != encoder.size:
+        raise SgfError(f"board size {record.size} (the case base is {encoder.size}x{encoder.size})",
+                       record.source or "<bytes>", record.game_index)
+    min_moves = max_moves if min_moves is None else min_moves
+    board = replay(record, max_moves=max_moves, min_moves=min_moves, alternate=True, superko=False)
+    # Walk back from the end: after each undo the board is the position the move was played in.
+    history = list(board.moves)
+    cases = []
+    number = sum(1 for color, _ in history if color is not None)
+    for color, point in reversed(history):
+        board.undo()
+        if color is None:          # a setup node, not a move
+            continue
+        if point != PASS:
+            cases.append((encoder.code(board.pts), color, point, number))
+        number -= 1
+    cases.reverse()
+    n = len(cases)
+    codes = np.empty((n, encoder.words), dtype=np.uint64)
+    for i, case in enumerate(cases):
+        codes[i] = case[0]
+    return IndexedGame(codes=codes, colors=np.array([c[1] for c in cases], dtype=np.int8),
+                       moves=np.array([c[2] for c in cases], dtype=np.int16),
+                       move_numbers=np.array([c[3] for c in cases], dtype=np.uint16))
+
+
+# ----------------------------------------------------------------------------- sources
+def input_files(paths):
+    """(files to read, files ignored) under the given files and folders, sorted."""
+    chosen, ignored = [], []
+    for path in map(pathlib.Path, paths):
+        if not path.exists():
+            raise FileNotFoundError(f"no such file or folder: {path}")
+        candidates = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for p in candidates:
+            name = p.name.lower()
+            if name.endswith(SGF_SUFFIXES) or name.endswith(ARCHIVE_SUFFIXES):
+                chosen.append(p)
+            else:
+                ignored.append(p)
+    return chosen, ignored
+
+
+def iter_inputs(files, root=None):
+    """Yield ``(name, data or None, error or None, disk bytes consumed)`` for every SGF file,
+    reading ``.tar.gz`` archives member by member (streaming)."""
+    for path in files:
+        name = _display_name(path, root)
+        lowered = path.name.lower()
+        if lowered.endswith(SGF_SUFFIXES):
+            try:
+                data = path.read_bytes()
+            except OSError as e:
+                yield name, None, f"cannot read file: {e.strerror or e}", 0
+                continue
+            yield name, data, None, len(data)
+            continue
+        size = path.stat().st_size
+        consumed = 0
+        try:
+            with open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r|*") as archive:
+                for member in archive:
+                    if not member.isfile() or not member.name.lower().endswith(SGF_SUFFIXES):
+                        continue
+                    data = archive.extractfile(member).read()
+                    position = min(raw.tell(), size)
+                    yield f"{name}/{member.name}", data, None, position - consumed
+                    consumed = position
+        except (tarfile.TarError, OSError, EOFError, ValueError) as e:
+            yield name, None, f"cannot read archive: {e}", size - consumed
+            consumed = size
+        if consumed < size:
+            yield None, None, None, size - consumed
+
+
+def _display_name(path, root):
+    if root is not None:
+        try:
+            return str(path.relative_to(root))
+        except ValueError:
+            pass
+    return str(path)
+
+
+# ----------------------------------------------------------------------------- workers
+_worker_encoder = None
+_worker_settings = None
+
+
+def _init_worker(size, max_moves, threshold, steps):
+    global _worker_encoder, _worker_settings
+    _worker_encoder = PositionEncoder(size, threshold, steps)
+    _worker_settings = max_moves
+
+
+def _reason_key(reason):
+    key = re.sub(r"\s*\(.*\)\s*$", "", reason)
+    return re.sub(r"\d+", "N", key) or reason
+
+
+def _index_task(task):
+    """Index a list of (name, data, error) items; one result per game or per bad file."""
+    out = []
+    for name, data, error in task:
+        if error is not None:
+            out.append(("skip", name, _reason_key(error), f"{name}: {error}"))
+            continue
+        source = io.BytesIO(data)
+        source.name = name
+        for item in read_games(source, errors="yield"):
+            if isinstance(item, SgfError):
+                out.append(("skip", name, _reason_key(item.reason), str(item)))
+                continue
+            try:
+                game = index_game(item, _worker_encoder, _worker_settings)
+            except SgfError as e:
+                out.append(("skip", game_name(item), _reason_key(e.reason), str(e)))
+                continue
+            out.append(("ok", game_name(item), game))
+    return out
+
+
+@dataclass
+class BuildReport:
+    """What a build read, kept and skipped."""
+
+    files: int = 0
+    files_ignored: int = 0
+    games_read: int = 0
+    games_indexed: int = 0
+    positions: int = 0
+    seconds: float = 0.0
+    skipped: collections.Counter = field(default_factory=collections.Counter)
+    examples: dict = field(default_factory=dict)   # reason -> first few messages
+    skipped_messages: list = field(default_factory=list)
+
+    def summary(self):
+        lines = [f"files read: {self.files} (ignored, not SGF: {self.files_ignored})",
+                 f"games read: {self.games_read}",
+                 f"games indexed: {self.games_indexed}",
+                 f"games skipped: {sum(self.skipped.values())}"]
+        for reason, count in self.skipped.most_common():
+            lines.append(f"  {count:6d}  {reason}  (e.g. {self.examples[reason][0]})")
+        rate = self.games_read / self.seconds if self.seconds else 0.0
+        lines.append(f"positions indexed: {self.positions}")
+        lines.append(f"seconds: {self.seconds:.1f} ({rate:.0f} games/s)")
+        return "\n".join(lines)
+
+    def as_dict(self):
+        return dict(files=self.files, files_ignored=self.files_ignored, games_read=self.games_read,
+                    games_indexed=self.games_indexed, positions=self.positions,
+                    seconds=round(self.seconds, 3), skipped=dict(self.skipped))
+
+
+def build_casebase(paths, size=19, max_moves=DEFAULT_MAX_MOVES, threshold=DEFAULT_THRESHOLD,
+                   steps=FLOW_STEPS, jobs=1, progress=None):
+    """(:class:`CaseBase`, :class:`BuildReport`) from SGF files, folders and archives.
+
+    ``progress(n)`` is called with the number of input bytes done since the last call.
+    """
+    started = time.perf_counter()
+    paths = [pathlib.Path(p) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths)]
+    files, ignored = input_files(paths)
+    root = paths[0] if len(paths) == 1 and paths[0].is_dir() else None
+    report = BuildReport(files=len(files), files_ignored=len(ignored))
+    parts, names = [], []
+
+    def tasks():
+        task, done = [], 0
+        for name, data, error, consumed in iter_inputs(files, root):
+            done += consumed
+            if name is not None:
+                task.append((name, data, error))
+            if len(task) >= GAMES_PER_TASK:
+                yield task, done
+                task, done = [], 0
+        if task or done:
+            yield task, done
+
+    def consume(results, done):
+        for result in results:
+            report.games_read += 1
+            if result[0] == "ok":
+                _, name, game = result
+                names.append(name)
+                parts.append(game)
+                report.games_indexed += 1
+                report.positions += len(game.moves)
+            else:
+                _, name, key, message = result
+                report.skipped[key] += 1
+                report.skipped_messages.append(message)
+                report.examples.setdefault(key, [])
+                if len(report.examples[key]) < EXAMPLES_PER_REASON:
+                    report.examples[key].append(message)
+        if progress is not None and done:
+            progress(done)
+
+    settings = (size, max_moves, threshold, steps)
+    if jobs <= 1:
+        _init_worker(*settings)
+        for task, done in tasks():
+            consume(_index_task(task), done)
+    else:
+        sizes = collections.deque()
+
+        def task_items():
+            for task, done in tasks():
+                sizes.append(done)
+                yield task
+
+        context = multiprocessing.get_context("fork")
+        with context.Pool(jobs, initializer=_init_worker, initargs=settings) as pool:
+            for results in pool.imap(_index_task, task_items(), chunksize=1):
+                consume(results, sizes.popleft())
+
+    words = PositionEncoder(size, threshold, steps).words
+    cb = CaseBase.from_arrays(
+        size,
+        codes=np.concatenate([p.codes for p in parts]) if parts else np.zeros((0, words), np.uint64),
+        colors=np.concatenate([p.colors for p in parts]) if parts else np.zeros(0, np.int8),
+        moves=np.concatenate([p.moves for p in parts]) if parts else np.zeros(0, np.int16),
+        move_numbers=np.concatenate([p.move_numbers for p in parts]) if parts else np.zeros(0, np.uint16),
+        games=np.concatenate([np.full(len(p.moves), i, np.uint32) for i, p in enumerate(parts)])
+        if parts else np.zeros(0, np.uint32),
+        names=names, threshold=threshold, steps=steps, max_moves=max_moves)
+    report.seconds = time.perf_counter() - started
+    cb.header["build"] = report.as_dict()
+    return cb, report
