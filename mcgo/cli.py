@@ -53,5 +53,66 @@ def bench(policy, sizes, seconds, threads, start, seed, as_json):
         click.echo(format_table(rows))
 
 
+@main.command("build-casebase")
+@click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default="casebase.mcgocb",
+              show_default=True, help="Case-base file to write.")
+@click.option("--moves", type=click.IntRange(1, 1000), default=40, show_default=True,
+              help="Positions indexed per game (moves 1..N); shorter games are skipped.")
+@click.option("--size", type=click.IntRange(5, 25), default=19, show_default=True,
+              help="Board size of the case base; games of other sizes are skipped.")
+@click.option("--threshold", type=click.FloatRange(0), default=None,
+              help="Influence margin (stone units) for a point to count as black or white.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Processes indexing games in parallel.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write every skipped game with its reason to this file.")
+def build_casebase_command(sources, output, moves, size, threshold, jobs, log_path):
+    """Index SGF games (files, folders searched recursively, .tar.gz archives) into a case base."""
+    from .casebase import DEFAULT_THRESHOLD, build_casebase
+    from .casebase.build import input_files
+
+    files, _ = input_files(sources)
+    total = sum(f.stat().st_size for f in files)
+    with click.progressbar(length=total, label="indexing", file=sys.stderr,
+                           show_pos=False, show_percent=True, show_eta=True) as bar:
+        cb, report = build_casebase(sources, size=size, max_moves=moves,
+                                    threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
+                                    jobs=jobs, progress=bar.update)
+    cb.save(output)
+    if log_path:
+        with open(log_path, "w", encoding="utf-8") as f:
+            f.write("\n".join(report.skipped_messages) + "\n")
+    click.echo(report.summary())
+    click.echo(f"wrote {output} ({len(cb)} positions from {report.games_indexed} games)")
+
+
+@main.command()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--move", "move_number", type=click.IntRange(0), default=30, show_default=True,
+              help="Show the position after this many moves.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="Picture to write (.png or .svg).")
+@click.option("--threshold", type=click.FloatRange(0), default=None,
+              help="Influence margin (stone units) for a point to count as black or white.")
+def influence(game, move_number, output, threshold):
+    """Draw a position of GAME.sgf beside its flow influence map (thesis figure 7.1)."""
+    from .casebase import DEFAULT_THRESHOLD
+    from .casebase.picture import draw_influence
+    from .sgf import ReplayError, SgfError, read_game, replay
+
+    try:
+        record = read_game(game)
+        board = replay(record, max_moves=move_number)
+    except ReplayError as e:
+        raise click.ClickException(f"{e} (use a smaller --move)")
+    except SgfError as e:
+        raise click.ClickException(str(e))
+    name = game.rsplit("/", 1)[-1]
+    draw_influence(board, output, DEFAULT_THRESHOLD if threshold is None else threshold,
+                   title=f"{name} after {min(move_number, len(record.moves))} moves")
+    click.echo(f"wrote {output}")
+
+
 if __name__ == "__main__":
     main()
