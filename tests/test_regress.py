@@ -206,3 +206,14 @@ def test_cli_summary_and_exit_code(hand_made_tst, gnugo_command):
     assert "hand.tst:30 FAIL" in result.output
     assert "hand.tst:60 unexpected PASS" in result.output
     assert "hand.tst: 10/13 passed" in result.output
+
+
+def test_a_bad_file_is_reported_and_the_others_still_run(tmp_path):
+    good = tmp_path / "good.tst"
+    good.write_text("10 name\n#? [fake engine]\n")
+    bad = tmp_path / "bad.tst"
+    bad.write_text("10 name\n#? [(unclosed]\n")
+    engine = as_command([sys.executable, str(FAKE_ENGINE)])
+    report = regress.run_files([bad, good], engine, echo=quiet)
+    assert "bad regular expression" in report["unreadable"][str(bad)]
+    assert report["total"][regress.PASS] == 1

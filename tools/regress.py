@@ -324,9 +324,15 @@ def format_counts(name, counts, setup_errors=0):
 
 def run_files(paths, engine_command, timeout=DEFAULT_TIMEOUT, echo=print, only_size=None):
     """Run many files; returns a report dict with per-file counts and every test result."""
-    report = {"engine": engine_command, "size": only_size, "files": {}, "tests": []}
+    report = {"engine": engine_command, "size": only_size, "files": {}, "tests": [],
+              "unreadable": {}}
     for path in paths:
-        results, setup_errors = run_file(path, engine_command, timeout, echo, only_size)
+        try:
+            results, setup_errors = run_file(path, engine_command, timeout, echo, only_size)
+        except RegressError as exc:  # one bad file must not cost the others' results
+            report["unreadable"][str(path)] = exc.message
+            echo(f"{pathlib.Path(path).name}: skipped: {exc.message}")
+            continue
         counts = count_outcomes(results)
         report["files"][str(path)] = {"counts": counts, "setup_errors": setup_errors}
         report["tests"].extend(dataclasses.asdict(r) for r in results)
@@ -361,7 +367,9 @@ def main(paths, engine, timeout, only_size, json_path, quiet):
     click.echo(format_counts(f"total over {len(files)} files", total))
     if json_path:
         pathlib.Path(json_path).write_text(json.dumps(report, indent=1) + "\n")
-    unexpected = total[FAIL] + total[UNEXPECTED_PASS] + total[ERROR]
+    if report["unreadable"]:
+        click.echo(f"{len(report['unreadable'])} files could not be read", err=True)
+    unexpected = total[FAIL] + total[UNEXPECTED_PASS] + total[ERROR] + len(report["unreadable"])
     sys.exit(1 if unexpected else 0)
 
 
