@@ -114,5 +114,72 @@ def influence(game, move_number, output, threshold):
     click.echo(f"wrote {output}")
 
 
+PRESET_CHOICES = ["strong", "thesis"]
+PLAYOUT_POLICY_CHOICES = ["random", "pattern", "fill", "auto"]
+
+
+def engine_options(command):
+    """The options ``mcgo gtp`` and ``mcgo play`` share."""
+    options = [
+        click.option("--size", type=click.IntRange(2, 25), default=None,
+                     help="Board size at start [gtp: 19, play: 9]."),
+        click.option("--komi", type=float, default=7.0, show_default=True),
+        click.option("--playouts", type=click.IntRange(1), default=None,
+                     help="Simulations per move (all threads together)."),
+        click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
+                     help="Seconds per move (GTP time settings may shorten it). "
+                          "Default 1 s when neither limit is given."),
+        click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+                     help="Search threads (root parallel)."),
+        click.option("--seed", type=int, default=0, show_default=True),
+        click.option("--policy", type=click.Choice(PLAYOUT_POLICY_CHOICES), default="auto",
+                     show_default=True, help="Playout policy."),
+        click.option("--preset", type=click.Choice(PRESET_CHOICES), default="strong",
+                     show_default=True),
+        click.option("--resign", type=click.FloatRange(0, 1), default=0.1, show_default=True,
+                     help="Resign below this win rate (0: never)."),
+        click.option("--max-memory", type=click.FloatRange(1), default=256, show_default=True,
+                     help="Megabytes for the search trees."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def make_engine(size, komi, playouts, seconds, threads, seed, policy, preset, resign,
+                max_memory, default_size, **extra):
+    from .gtp.engine import Engine
+    return Engine(size=size or default_size, komi=komi, preset=preset, policy=policy,
+                  threads=threads, seed=seed, playouts=playouts, seconds=seconds,
+                  resign=resign, max_memory_mb=max_memory, **extra)
+
+
+@main.command()
+@engine_options
+@click.option("--quiet", is_flag=True, help="No search summaries on stderr.")
+def gtp(quiet, **options):
+    """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
+    import io
+
+    engine = make_engine(default_size=19, verbose=not quiet, **options)
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    try:
+        engine.serve(stdin)
+    except KeyboardInterrupt:
+        pass
+
+
+@main.command()
+@engine_options
+@click.option("--color", type=click.Choice(["black", "white"]), default="black",
+              show_default=True, help="Your colour.")
+def play(color, **options):
+    """Play a game against mcgo in the terminal: type moves like D4, or pass, undo, quit."""
+    from .gtp.terminal import play_in_terminal
+
+    engine = make_engine(default_size=9, verbose=False, **options)
+    play_in_terminal(engine, color)
+
+
 if __name__ == "__main__":
     main()

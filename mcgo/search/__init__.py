@@ -1,0 +1,15 @@
+"""UCT search over the playouts (thesis 8.3, 9.3), in preallocated arrays.
+
+* :mod:`.tree`: the node pool (arrays) and its layout;
+* :mod:`.presets`: ``thesis`` and ``strong`` as a parameter vector;
+* :mod:`.priors`: prior knowledge at expansion;
+* :mod:`.kernels`: selection, expansion, playout and backup (Numba);
+* :mod:`.search`: :class:`Search` (limits, threads, tree reuse, the final choice);
+* :mod:`.timecontrol`: how long to think under GTP time settings;
+* :mod:`.decide`: pass, resign, dead stones and the final score.
+"""
+
+from .presets import PRESETS, STRONG, THESIS
+from .search import MoveStats, Search, SearchResult
+
+__all__ = ["Search", "SearchResult", "MoveStats", "PRESETS", "STRONG", "THESIS"]

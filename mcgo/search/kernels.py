@@ -1,0 +1,233 @@
+"""The search's hot loop: selection, expansion, playout and backup, as ``kernel``s.
+
+Nothing here allocates: the tree (``tree.py``) and the work arrays (a position copy, the
+playout's scratch rows, owner map, move record, the path through the tree, the AMAF map)
+are made once in Python and passed in. ``run_simulations`` does a batch of simulations and
+returns; Python checks the clock and the stop conditions between batches.
+"""
+
+import math
+
+from ..board.kernels import (BLACK, COLOR, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE,
+                             WHITE, WIDTH, area_of, legality, owner_map, play_legal)
+from ..jit import kernel
+from ..playout.common import RECORD_COLORS, is_true_eye, random_below
+from ..playout.dispatch import run_playout
+from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_POLICY,
+                      P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES)
+from .priors import set_priors
+from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, MOVE, NEXT_FREE,
+                   NUM_CHILDREN, PARENT, PRIOR_VISITS, PRIOR_WINS, REFUSED, ROOT, VISITS,
+                   WINS)
+
+NEG_INF = -1e300
+
+
+@kernel
+def copy_position(pts0, info0, pts, info):
+    """``pts, info = pts0, info0`` element by element (a slice copy would need NRT)."""
+    for r in range(pts0.shape[0]):
+        for p in range(pts0.shape[1]):
+            pts[r, p] = pts0[r, p]
+    for i in range(info0.shape[0]):
+        info[i] = info0[i]
+
+
+@kernel
+def clear_node(ints, floats, n, move, parent):
+    ints[MOVE, n] = move
+    ints[PARENT, n] = parent
+    ints[FIRST_CHILD, n] = 0
+    ints[NUM_CHILDREN, n] = 0
+    ints[BLOCKED, n] = 0
+    for r in range(floats.shape[0]):
+        floats[r, n] = 0.0
+
+
+@kernel
+def expand(ints, floats, state, params, node, pts, info, pat3, rng):
+    """Give ``node`` (whose position is ``pts, info``) one child per legal move and pass, in
+    random order, with priors if the preset uses them. False when the pool is full."""
+    n_empty = info[NEMPTY]
+    first = state[NEXT_FREE]
+    if first + n_empty + 1 > ints.shape[1]:
+        state[REFUSED] += 1
+        return False
+    color = info[TO_MOVE]
+    w = info[WIDTH]
+    skip_eyes = params[P_SKIP_EYES] != 0.0
+    count = 0
+    for i in range(n_empty):
+        p = pts[EMPTIES, i]
+        if legality(pts, info, p, color) != LEGAL:
+            continue
+        if skip_eyes and is_true_eye(pts, w, p, color):
+            continue
+        clear_node(ints, floats, first + count, p, node)
+        count += 1
+    clear_node(ints, floats, first + count, PASS, node)
+    count += 1
+    # Shuffle, so that ties (equal values early on) do not favour one corner.
+    for i in range(count - 1, 0, -1):
+        j = random_below(rng, i + 1)
+        tmp = ints[MOVE, first + i]
+        ints[MOVE, first + i] = ints[MOVE, first + j]
+        ints[MOVE, first + j] = tmp
+    if params[P_PRIORS] != 0.0:
+        set_priors(ints[MOVE], floats, first, count, pts, info, pat3, color)
+    ints[FIRST_CHILD, node] = first
+    ints[NUM_CHILDREN, node] = count
+    state[NEXT_FREE] = first + count
+    return True
+
+
+@kernel
+def child_value(floats, c, log_parent, params):
+    """The selection value of child ``c``: MC win rate (with priors), blended with the AMAF
+    win rate by Silver's weight when RAVE is on, plus the UCB term and the bonus."""
+    n = floats[VISITS, c] + floats[PRIOR_VISITS, c]
+    if n == 0.0:
+        return params[P_FIRST_PLAY] + floats[BONUS, c]
+    q = (floats[WINS, c] + floats[PRIOR_WINS, c]) / n
+    if params[P_RAVE] != 0.0:
+        an = floats[AMAF_VISITS, c]
+        if an > 0.0:
+            beta = an / (an + n + an * n / params[P_RAVE_EQUIV])
+            q = (1.0 - beta) * q + beta * floats[AMAF_WINS, c] / an
+    c_explore = params[P_EXPLORATION]
+    if c_explore != 0.0:
+        q += c_explore * math.sqrt(log_parent / n)
+    return q + floats[BONUS, c]
+
+
+@kernel
+def select_child(ints, floats, params, node):
+    """The child of ``node`` with the highest value (first among equals); -1 if none."""
+    first = ints[FIRST_CHILD, node]
+    count = ints[NUM_CHILDREN, node]
+    parent_visits = floats[VISITS, node]
+    log_parent = math.log(parent_visits) if parent_visits > 1.0 else 0.0
+    best = -1
+    best_value = NEG_INF
+    for c in range(first, first + count):
+        if ints[BLOCKED, c] != 0:
+            continue
+        v = child_value(floats, c, log_parent, params)
+        if v > best_value:
+            best_value = v
+            best = c
+    return best
+
+
+@kernel
+def mover_of_depth(root_to_move, d):
+    """Who played the move into the node at depth ``d >= 1`` of the path."""
+    return root_to_move if d % 2 == 1 else 3 - root_to_move
+
+
+@kernel
+def backup(ints, floats, params, path, depth, root_to_move, black_result, record, n_record,
+           amaf_color):
+    """Add the result to every node of the path, and (RAVE) to the AMAF statistics of every
+    child of a path node whose move its player made first later in the simulation."""
+    for d in range(depth + 1):
+        node = path[d]
+        mover = mover_of_depth(root_to_move, d) if d > 0 else 3 - root_to_move
+        floats[VISITS, node] += 1.0
+        floats[WINS, node] += black_result if mover == BLACK else 1.0 - black_result
+    if params[P_RAVE] == 0.0:
+        return
+    for p in range(amaf_color.shape[0]):
+        amaf_color[p] = 0
+    # Playout moves from last to first, so the first player of a point stays.
+    for i in range(n_record - 1, -1, -1):
+        p = record[i] // RECORD_COLORS
+        if p != PASS:
+            amaf_color[p] = record[i] % RECORD_COLORS
+    for d in range(depth, -1, -1):
+        node = path[d]
+        to_move = root_to_move if d % 2 == 0 else 3 - root_to_move
+        result = black_result if to_move == BLACK else 1.0 - black_result
+        first = ints[FIRST_CHILD, node]
+        for c in range(first, first + ints[NUM_CHILDREN, node]):
+            p = ints[MOVE, c]
+            if p != PASS and amaf_color[p] == to_move:
+                floats[AMAF_VISITS, c] += 1.0
+                floats[AMAF_WINS, c] += result
+        if d > 0:
+            p = ints[MOVE, node]
+            if p != PASS:
+                amaf_color[p] = mover_of_depth(root_to_move, d)
+
+
+@kernel
+def accumulate_owner(owner, owner_sum):
+    for p in range(owner.shape[0]):
+        if owner[p] == BLACK:
+            owner_sum[p] += 1
+        elif owner[p] == WHITE:
+            owner_sum[p] -= 1
+
+
+@kernel
+def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, scratch,
+                  owner, record, amaf_color, path, rng, owner_sum):
+    """One simulation: descend from the root by ``select_child``, expand the leaf when it
+    has enough visits, play out, back the result up. Returns the playout's length."""
+    copy_position(pts0, info0, pts, info)
+    root = state[ROOT]
+    root_to_move = info0[TO_MOVE]
+    expand_after = params[P_EXPAND_AFTER]
+    node = root
+    path[0] = root
+    depth = 0
+    while info[PASSES] < 2 and depth + 1 < path.shape[0]:
+        if ints[NUM_CHILDREN, node] == 0:
+            if node != root and floats[VISITS, node] < expand_after:
+                break
+            if not expand(ints, floats, state, params, node, pts, info, pat3, rng):
+                break
+        child = select_child(ints, floats, params, node)
+        if child < 0:
+            break
+        play_legal(pts, info, zob, ints[MOVE, child], info[TO_MOVE])
+        depth += 1
+        path[depth] = child
+        node = child
+    n_record = 0
+    if info[PASSES] >= 2:
+        owner_map(pts, info, owner)
+    else:
+        n_record = run_playout(int(params[P_POLICY]), pts, info, zob, pat3, scratch, rng, owner,
+                               record)
+        if n_record > record.shape[0]:
+            n_record = record.shape[0]
+    score = area_of(owner) - params[P_KOMI]
+    black_result = 1.0 if score > 0 else (0.5 if score == 0 else 0.0)
+    backup(ints, floats, params, path, depth, root_to_move, black_result, record, n_record,
+           amaf_color)
+    if owner_sum.shape[0] == owner.shape[0]:
+        accumulate_owner(owner, owner_sum)
+    return n_record
+
+
+@kernel
+def run_simulations(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, scratch,
+                    owner, record, amaf_color, path, rng, owner_sum, n):
+    """``n`` simulations from the root position ``(pts0, info0)``; returns the moves played
+    in the playouts (for rates)."""
+    moves = 0
+    for _ in range(n):
+        moves += simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info,
+                               scratch, owner, record, amaf_color, path, rng, owner_sum)
+    return moves
+
+
+@kernel
+def expand_root(ints, floats, state, params, pts0, info0, pts, info, pat3, rng):
+    """Make sure the root has children (the Python side then hides superko moves)."""
+    root = state[ROOT]
+    if ints[NUM_CHILDREN, root] > 0:
+        return True
+    copy_position(pts0, info0, pts, info)
+    return expand(ints, floats, state, params, root, pts, info, pat3, rng)

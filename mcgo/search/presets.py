@@ -1,0 +1,66 @@
+"""The two ways of searching, as a parameter vector the kernels read.
+
+``thesis``: section 8.3 of the thesis exactly: every node scored by eq. 8.1,
+``wins/plays + sqrt(ln(parent.plays) / (5 * plays))`` (+ the case-base bonus), a node
+expanded at its second visit, no prior knowledge, no AMAF, the final move by the highest
+win rate (+ bonus).
+
+``strong``: what the strong Monte Carlo engines of 2008-2012 do: RAVE (Gelly and Silver's
+AMAF blended in with Silver's minimum-error weight), prior knowledge from the playout rules as
+virtual wins and losses at expansion, expansion after a few visits, the final move by visits,
+and the tree kept between moves.
+"""
+
+import math
+
+import numpy as np
+
+# Slots of the parameter vector.
+P_EXPLORATION = 0     # C in C * sqrt(ln(parent visits) / visits)
+P_RAVE = 1            # 1: blend AMAF values in
+P_RAVE_EQUIV = 2      # visits at which MC and AMAF weigh alike (Silver's b^2 = 1 / equiv)
+P_PRIORS = 3          # 1: virtual wins from playout knowledge at expansion
+P_EXPAND_AFTER = 4    # a leaf is expanded once it has this many visits
+P_KOMI = 5
+P_POLICY = 6          # playout policy number (mcgo.playout.dispatch)
+P_SKIP_EYES = 7       # 1: never search filling one's own true eye
+P_FIRST_PLAY = 8      # value of an unvisited child without priors
+NPARAMS = 10
+
+THESIS = "thesis"
+STRONG = "strong"
+PRESETS = (STRONG, THESIS)
+
+SETTINGS = {
+    THESIS: dict(exploration=math.sqrt(1.0 / 5.0), rave=0, rave_equiv=0.0, priors=0,
+                 expand_after=1, skip_eyes=0, first_play=1e9,
+                 final_by="winrate", reuse_tree=False),
+    STRONG: dict(exploration=0.0, rave=1, rave_equiv=1000.0, priors=1,
+                 expand_after=2, skip_eyes=1, first_play=1.0,
+                 final_by="visits", reuse_tree=True),
+}
+
+
+def settings(preset):
+    try:
+        return dict(SETTINGS[preset])
+    except KeyError:
+        raise ValueError(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}") from None
+
+
+def parameter_vector(preset, komi, policy, **overrides):
+    """The float64 vector the search kernels read, for ``preset`` with some settings
+    replaced (for experiments: ``exploration=0.1``...)."""
+    s = settings(preset)
+    s.update(overrides)
+    params = np.zeros(NPARAMS, dtype=np.float64)
+    params[P_EXPLORATION] = s["exploration"]
+    params[P_RAVE] = s["rave"]
+    params[P_RAVE_EQUIV] = s["rave_equiv"]
+    params[P_PRIORS] = s["priors"]
+    params[P_EXPAND_AFTER] = s["expand_after"]
+    params[P_KOMI] = komi
+    params[P_POLICY] = policy
+    params[P_SKIP_EYES] = s["skip_eyes"]
+    params[P_FIRST_PLAY] = s["first_play"]
+    return params

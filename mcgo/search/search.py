@@ -1,0 +1,379 @@
+"""The Python face of the search: limits, threads, tree reuse, results.
+
+>>> import mcgo
+>>> from mcgo.search import Search
+>>> board = mcgo.Board(9, komi=7.0)
+>>> result = Search(preset="strong", seed=1).run(board, playouts=300)
+>>> result.simulations >= 300, result.best_move != mcgo.Board.PASS
+(True, True)
+
+Threads are *root parallel*: each thread grows its own tree from the same position with its
+own random stream, and the root statistics are summed when the search stops. Nothing is
+shared between threads while they run, so there is no race (Numba kernels release the GIL,
+so the threads really run at once).
+
+The case-base bonus: ``run(..., root_bonus=array)`` takes a float per internal point index
+(0 where no bonus); it is added to a root child's value in selection and in the final
+choice, as the thesis does (eq. 8.1 plus bonus).
+"""
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from ..board import coords
+from ..board.kernels import PASS, TO_MOVE
+from ..playout import policy_id, shape_table, thread_seed
+from ..playout.common import MOVE_CAP_FACTOR, seed_rng
+from ..playout.fill_policy import SCRATCH_ROWS
+from . import kernels
+from .presets import STRONG, parameter_vector, settings
+from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, NEXT_FREE, NUM_CHILDREN,
+                   PRIOR_VISITS, PRIOR_WINS, ROOT, VISITS, WINS, Tree, capacity_for)
+
+DEFAULT_MEMORY_MB = 256
+BATCH = 16                  # simulations per kernel call between clock checks
+REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
+MAX_DEPTH = 512             # path array length (the tree never gets near it)
+EARLY_STOP_AFTER = 0.25     # consider stopping early after this part of the time budget
+LCB_Z = 1.96                # lower confidence bound for analysis output
+
+
+@dataclass
+class MoveStats:
+    """What the search knows about one root move (root side's view)."""
+    move: int
+    visits: float
+    wins: float
+    prior_visits: float
+    prior_wins: float
+    amaf_visits: float
+    amaf_wins: float
+    bonus: float
+    pv: list = field(default_factory=list)
+
+    @property
+    def winrate(self):
+        return self.wins / self.visits if self.visits else 0.0
+
+    @property
+    def prior(self):
+        return self.prior_wins / self.prior_visits if self.prior_visits else 0.0
+
+    @property
+    def lcb(self):
+        if self.visits < 2:
+            return 0.0
+        p = self.winrate
+        return max(0.0, p - LCB_Z * (p * (1 - p) / self.visits) ** 0.5)
+
+    def uct(self, parent_visits, exploration=(1 / 5) ** 0.5):
+        """Eq. 8.1 plus the bonus (the thesis's printed ``uct[...]``)."""
+        if not self.visits:
+            return float("inf")
+        explore = exploration * (np.log(max(parent_visits, 1)) / self.visits) ** 0.5
+        return self.winrate + explore + self.bonus
+
+
+@dataclass
+class SearchResult:
+    best_move: int
+    moves: list                 # MoveStats, most visited first
+    simulations: int
+    playout_moves: int
+    seconds: float
+    cpu_seconds: float
+    root_visits: float
+    owner_sum: Optional[np.ndarray] = None
+    stopped_early: bool = False
+
+    @property
+    def winrate(self):
+        """Win rate of the best move for the side to move (0.5 when nothing was searched)."""
+        for m in self.moves:
+            if m.move == self.best_move and m.visits:
+                return m.winrate
+        return 0.5
+
+    @property
+    def simulations_per_second(self):
+        return self.simulations / self.seconds if self.seconds else float("nan")
+
+
+class Worker:
+    """One thread's tree and work arrays."""
+
+    def __init__(self, size, capacity, seed):
+        w = size + 2
+        self.tree = Tree(capacity)
+        self.pts = np.zeros((9, w * w), dtype=np.int32)
+        self.info = np.zeros(16, dtype=np.int64)
+        self.scratch = np.zeros((SCRATCH_ROWS, w * w), dtype=np.int32)
+        self.owner = np.zeros(w * w, dtype=np.int8)
+        self.record = np.zeros(MOVE_CAP_FACTOR * size * size + 1, dtype=np.int32)
+        self.amaf = np.zeros(w * w, dtype=np.int8)
+        self.path = np.zeros(MAX_DEPTH, dtype=np.int32)
+        self.owner_sum = np.zeros(w * w, dtype=np.int32)
+        self.rng = seed_rng(seed)
+        self.simulations = 0
+        self.moves = 0
+
+    def run(self, params, board, n):
+        t = self.tree
+        moves = kernels.run_simulations(t.ints, t.floats, t.state, params, board.pts, board.info,
+                                        board.zob, shape_table(), self.pts, self.info,
+                                        self.scratch, self.owner, self.record, self.amaf,
+                                        self.path, self.rng, self.owner_sum, n)
+        self.simulations += n
+        self.moves += moves
+
+
+class Search:
+    """A UCT searcher for one engine: keeps its trees between moves (``strong``)."""
+
+    def __init__(self, preset=STRONG, policy="auto", threads=1, seed=0,
+                 max_memory_mb=DEFAULT_MEMORY_MB, **overrides):
+        self.preset = preset
+        self.settings = settings(preset)
+        self.settings.update(overrides)
+        self.overrides = overrides
+        self.policy = policy
+        self.policy_number = policy_id(policy)
+        self.threads = max(1, int(threads))
+        self.seed = seed
+        self.max_memory_mb = max_memory_mb
+        self.workers = None
+        self._key = None            # (size, komi) the trees were grown for
+        self._root_moves = None     # the game moves leading to the trees' roots
+        self.last_result = None
+        self.last_board = None
+
+    # ------------------------------------------------------------------ trees
+    def set_seed(self, seed):
+        self.seed = seed
+        self.workers = None
+
+    def clear(self):
+        """Forget the trees (new game, new seed)."""
+        self.workers = None
+
+    def _prepare(self, board):
+        key = (board.size, board.komi)
+        if self.workers is None or self._key != key:
+            capacity = capacity_for(self.max_memory_mb / self.threads)
+            self.workers = [Worker(board.size, capacity, thread_seed(self.seed, i))
+                            for i in range(self.threads)]
+            self._key = key
+            self._root_moves = None
+        reused = False
+        if self.settings["reuse_tree"] and self._root_moves is not None:
+            reused = all(self._descend(w.tree, board) for w in self.workers)
+        if not reused:
+            for w in self.workers:
+                w.tree.reset()
+        self._root_moves = list(board.moves)
+        return reused
+
+    def _descend(self, tree, board):
+        """Move the root down the moves played since the last search; False to start afresh."""
+        old = self._root_moves
+        if len(board.moves) < len(old) or board.moves[:len(old)] != old:
+            return False
+        if tree.used > REUSE_LIMIT * tree.capacity:
+            return False
+        node = tree.root
+        for color, move in board.moves[len(old):]:
+            if color is None:   # setup stones: the positions differ
+                return False
+            node = tree.child_with_move(node, move)
+            if node < 0:
+                return False
+        tree.state[ROOT] = node
+        return True
+
+    def _prepare_root(self, board, params, bonus):
+        """Expand each root, hide moves the real game forbids, set the bonus."""
+        for w in self.workers:
+            t = w.tree
+            kernels.expand_root(t.ints, t.floats, t.state, params, board.pts, board.info,
+                                w.pts, w.info, shape_table(), w.rng)
+            for c in t.children(t.root):
+                move = int(t.ints[MOVE, c])
+                t.ints[BLOCKED, c] = move != PASS and board.legality(move) is not None
+                t.floats[BONUS, c] = bonus[move] if bonus is not None else 0.0
+
+    # ------------------------------------------------------------------ search
+    def run(self, board, playouts=None, seconds=None, root_bonus=None, stop=None,
+            on_progress=None, progress_interval=None, early_stop=True):
+        """Search ``board``'s position for the side to move until ``playouts`` simulations
+        (all threads together), ``seconds`` of wall time, or ``stop`` (a threading.Event) is
+        set. With neither limit it runs until ``stop``. ``on_progress(result)`` is called
+        every ``progress_interval`` seconds. Returns a :class:`SearchResult`."""
+        if playouts is None and seconds is None and stop is None:
+            raise ValueError("a search needs playouts, seconds or a stop event")
+        params = parameter_vector(self.preset, board.komi, self.policy_number, **self.overrides)
+        if root_bonus is not None:
+            root_bonus = np.asarray(root_bonus, dtype=np.float64)
+            if root_bonus.shape != (board.pts.shape[1],):
+                raise ValueError(f"root_bonus must have {board.pts.shape[1]} entries")
+        self._prepare(board)
+        self._prepare_root(board, params, root_bonus)
+        start = time.perf_counter()
+        cpu_start = time.thread_time() if self.threads == 1 else time.process_time()
+        for w in self.workers:
+            w.simulations = w.moves = 0
+            w.owner_sum[:] = 0
+        control = _Control(self, board, playouts, seconds, stop, start, early_stop)
+        if self.threads == 1:
+            self._work(0, params, board, control, on_progress, progress_interval)
+        else:
+            threads = [threading.Thread(target=self._work,
+                                        args=(i, params, board, control, on_progress,
+                                              progress_interval), daemon=True)
+                       for i in range(self.threads)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        seconds_used = time.perf_counter() - start
+        cpu = (time.thread_time() if self.threads == 1 else time.process_time()) - cpu_start
+        result = self.result(board, seconds_used, cpu)
+        result.stopped_early = control.stopped_early
+        self.last_result, self.last_board = result, board.copy()
+        return result
+
+    def _work(self, i, params, board, control, on_progress, progress_interval):
+        worker = self.workers[i]
+        next_report = time.perf_counter() + (progress_interval or 0)
+        try:
+            while not control.done():
+                worker.run(params, board, control.batch())
+                if i == 0:
+                    control.check_early_stop()
+                    if on_progress is not None and progress_interval is not None \
+                            and time.perf_counter() >= next_report:
+                        next_report = time.perf_counter() + progress_interval
+                        on_progress(self.result(board, time.perf_counter() - control.start, 0.0))
+        finally:
+            control.finished = True
+
+    # ----------------------------------------------------------------- results
+    def root_stats(self, board):
+        """The root moves' statistics summed over the threads, most visited first."""
+        merged = {}
+        for w in self.workers:
+            t = w.tree
+            for c in t.children(t.root):
+                if t.ints[BLOCKED, c]:
+                    continue
+                move = int(t.ints[MOVE, c])
+                f = t.floats[:, c]
+                m = merged.get(move)
+                if m is None:
+                    merged[move] = MoveStats(move, f[VISITS], f[WINS], f[PRIOR_VISITS],
+                                             f[PRIOR_WINS], f[AMAF_VISITS], f[AMAF_WINS],
+                                             f[BONUS])
+                else:
+                    m.visits += f[VISITS]
+                    m.wins += f[WINS]
+                    m.amaf_visits += f[AMAF_VISITS]
+                    m.amaf_wins += f[AMAF_WINS]
+        return sorted(merged.values(), key=lambda m: (-m.visits, -m.winrate))
+
+    def principal_variation(self, move, limit=20):
+        """The most visited line after ``move``, from the tree that searched it most."""
+        best_tree, best_node, best_visits = None, -1, -1.0
+        for w in self.workers:
+            t = w.tree
+            c = t.child_with_move(t.root, move)
+            if c >= 0 and t.floats[VISITS, c] > best_visits:
+                best_tree, best_node, best_visits = t, c, t.floats[VISITS, c]
+        pv = [move]
+        node = best_node
+        while best_tree is not None and len(pv) < limit:
+            node = best_tree.best_child(node)
+            if node < 0 or best_tree.floats[VISITS, node] < 1:
+                break
+            pv.append(int(best_tree.ints[MOVE, node]))
+        return pv
+
+    def result(self, board, seconds, cpu):
+        moves = self.root_stats(board)
+        sims = sum(w.simulations for w in self.workers)
+        owner_sum = np.sum([w.owner_sum for w in self.workers], axis=0)
+        root_visits = sum(float(w.tree.floats[VISITS, w.tree.root]) for w in self.workers)
+        return SearchResult(self.choose(moves), moves, sims, sum(w.moves for w in self.workers),
+                            seconds, cpu, root_visits, owner_sum)
+
+    def choose(self, moves):
+        """The move to play: highest win rate + bonus (thesis) or most visits (strong; with a
+        bonus, the best win rate + bonus among moves with at least half the top visits)."""
+        visited = [m for m in moves if m.visits > 0]
+        if not visited:
+            return PASS
+        if self.settings["final_by"] == "winrate":
+            return max(visited, key=lambda m: (m.winrate + m.bonus, m.visits)).move
+        top = max(m.visits for m in visited)
+        if not any(m.bonus for m in visited):
+            return max(visited, key=lambda m: (m.visits, m.winrate)).move
+        contenders = [m for m in visited if m.visits >= top / 2]
+        return max(contenders, key=lambda m: (m.winrate + m.bonus, m.visits)).move
+
+
+class _Control:
+    """When to stop: playouts, the clock, an event, or the best move being settled."""
+
+    def __init__(self, search, board, playouts, seconds, stop, start, early_stop):
+        self.search = search
+        self.board = board
+        self.playouts = playouts
+        self.seconds = seconds
+        self.stop = stop
+        self.start = start
+        self.deadline = start + seconds if seconds is not None else None
+        self.early_stop = early_stop and seconds is not None \
+            and search.settings["final_by"] == "visits"
+        self.finished = False
+        self.stopped_early = False
+        self._next_early_check = start + (seconds or 0) * EARLY_STOP_AFTER
+
+    def simulations(self):
+        return sum(w.simulations for w in self.search.workers)
+
+    def done(self):
+        if self.stopped_early or (self.stop is not None and self.stop.is_set()):
+            return True
+        if self.playouts is not None and self.simulations() >= self.playouts:
+            return True
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def batch(self):
+        if self.playouts is None:
+            return BATCH
+        left = self.playouts - self.simulations()
+        return max(1, min(BATCH, -(-left // self.search.threads)))
+
+    def check_early_stop(self):
+        """Stop when the runner-up could not catch the leader in the time left."""
+        now = time.perf_counter()
+        if not self.early_stop or now < self._next_early_check:
+            return
+        self._next_early_check = now + 0.05 * self.seconds
+        sims = self.simulations()
+        rate = sims / max(now - self.start, 1e-6)
+        left = rate * (self.deadline - now)
+        if self.playouts is not None:
+            left = min(left, self.playouts - sims)
+        stats = self.search.root_stats(self.board)
+        if len(stats) < 2:
+            self.stopped_early = len(stats) == 1
+            return
+        if stats[0].visits - stats[1].visits > left:
+            self.stopped_early = True
+
+
+def vertex(move, size):
+    return coords.to_gtp(move, size)

@@ -1,0 +1,97 @@
+"""The search tree as preallocated arrays: no Python object per node.
+
+Node ``n`` is column ``n`` of two arrays:
+
+``ints``   int32, shape ``(NI_ROWS, capacity)``: the move leading to the node, its parent,
+           where its children start and how many there are, and a flag that hides a root
+           child the real game forbids (positional superko).
+``floats`` float64, shape ``(NF_ROWS, capacity)``: visits and wins of the playouts through
+           the node, the same for AMAF (all-moves-as-first), the prior knowledge as virtual
+           visits and wins, and the case-base bonus of a root child.
+
+Wins count from the side of the player who made the node's move (so a parent picks the
+child with the most wins for itself), a jigo as half a win. The children of a node sit next
+to each other, allocated in one block when the node is expanded; ``state`` (int64) holds
+the root and the first free column. When the pool is full the search keeps running
+without expanding.
+"""
+
+import numpy as np
+
+# Rows of ``ints``.
+MOVE = 0
+PARENT = 1
+FIRST_CHILD = 2
+NUM_CHILDREN = 3
+BLOCKED = 4
+NI_ROWS = 5
+
+# Rows of ``floats``.
+VISITS = 0
+WINS = 1
+AMAF_VISITS = 2
+AMAF_WINS = 3
+PRIOR_VISITS = 4
+PRIOR_WINS = 5
+BONUS = 6
+NF_ROWS = 7
+
+# Slots of ``state``.
+ROOT = 0
+NEXT_FREE = 1
+REFUSED = 2        # expansions refused because the pool was full
+NSTATE = 4
+
+BYTES_PER_NODE = NI_ROWS * 4 + NF_ROWS * 8
+MIN_CAPACITY = 1024
+
+
+def capacity_for(megabytes):
+    """How many nodes fit in ``megabytes`` of memory."""
+    return max(MIN_CAPACITY, int(megabytes * 1024 * 1024) // BYTES_PER_NODE)
+
+
+class Tree:
+    """One node pool. ``reset`` makes it a lone root; NumPy allocates lazily, so a big pool
+    costs memory only as the search fills it."""
+
+    def __init__(self, capacity):
+        self.capacity = int(capacity)
+        self.ints = np.zeros((NI_ROWS, self.capacity), dtype=np.int32)
+        self.floats = np.zeros((NF_ROWS, self.capacity), dtype=np.float64)
+        self.state = np.zeros(NSTATE, dtype=np.int64)
+        self.reset()
+
+    def reset(self):
+        self.ints[:, 0] = (0, -1, 0, 0, 0)
+        self.floats[:, 0] = 0.0
+        self.state[:] = 0
+        self.state[ROOT] = 0
+        self.state[NEXT_FREE] = 1
+
+    @property
+    def root(self):
+        return int(self.state[ROOT])
+
+    @property
+    def used(self):
+        return int(self.state[NEXT_FREE])
+
+    def children(self, node):
+        """Column indices of a node's children."""
+        first = int(self.ints[FIRST_CHILD, node])
+        return range(first, first + int(self.ints[NUM_CHILDREN, node]))
+
+    def child_with_move(self, node, move):
+        for c in self.children(node):
+            if self.ints[MOVE, c] == move:
+                return c
+        return -1
+
+    def best_child(self, node):
+        """The most visited child (-1 for a leaf)."""
+        kids = self.children(node)
+        if not len(kids):
+            return -1
+        visits = self.floats[VISITS, kids.start:kids.stop]
+        return kids.start + int(np.argmax(visits))
