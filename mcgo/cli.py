@@ -154,14 +154,35 @@ def make_engine(size, komi, playouts, seconds, threads, seed, policy, preset, re
                   resign=resign, max_memory_mb=max_memory, **extra)
 
 
+def make_opening_advisor(choice, bonus_moves, quiet=False):
+    """The case-base advisor for ``--casebase`` (None for ``none`` or no shipped file)."""
+    from .casebase import CaseBaseError, OpeningAdvisor, default_casebase_path, open_casebase
+
+    try:
+        casebase = open_casebase(choice)
+    except CaseBaseError as e:
+        raise click.BadParameter(str(e), param_hint="--casebase")
+    if casebase is None:
+        if choice == "default" and not quiet:
+            sys.stderr.write(f"no case base at {default_casebase_path()}: playing without\n")
+        return None
+    return OpeningAdvisor(casebase, bonus_moves=bonus_moves)
+
+
 @main.command()
 @engine_options
 @click.option("--quiet", is_flag=True, help="No search summaries on stderr.")
-def gtp(quiet, **options):
+@click.option("--casebase", default="default", show_default=True, metavar="FILE|none|default",
+              help="Case base for the opening bonus on its board size (default: the shipped "
+                   "19x19 one).")
+@click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
+              help="The case-base bonus applies to moves 1 to N.")
+def gtp(quiet, casebase, casebase_moves, **options):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
     engine = make_engine(default_size=19, verbose=not quiet, **options)
+    engine.opening_advisor = make_opening_advisor(casebase, casebase_moves, quiet)
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     try:
         engine.serve(stdin)

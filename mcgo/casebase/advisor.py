@@ -133,15 +133,15 @@ def default_casebase_path():
     return pathlib.Path(__file__).resolve().parents[2] / "casebase" / DEFAULT_CASEBASE_NAME
 
 
-def open_casebase(choice, size=19):
+def open_casebase(choice, size=None):
     """The case base for ``--casebase``: ``"none"`` gives None; ``"default"`` (or None) the
-    shipped one on 19x19 (None on other sizes, or if it is not installed); else the file.
-    A bad file raises :class:`mcgo.casebase.CaseBaseError`."""
+    shipped 19x19 one (None if it is not installed, or if ``size`` is given and not 19); else
+    the file. A bad file raises :class:`mcgo.casebase.CaseBaseError`."""
     if choice is not None and str(choice).lower() == "none":
         return None
     if choice is None or str(choice).lower() == "default":
         path = default_casebase_path()
-        if size != 19 or not path.is_file():
+        if (size is not None and size != 19) or not path.is_file():
             return None
         return CaseBase.load(path)
     return CaseBase.load(choice)

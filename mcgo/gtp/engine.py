@@ -568,9 +568,11 @@ class Engine:
             if result.simulations:
                 self.write(analysis.lz_info_line(self.search, result, board.size) + "\n")
 
+        bonus, self.last_labels = self._advice(board)
+
         def run():
             try:
-                self.search.run(board, stop=stop, on_progress=report,
+                self.search.run(board, stop=stop, on_progress=report, root_bonus=bonus,
                                 progress_interval=interval if interval > 0 else None,
                                 early_stop=False)
             except Exception as e:  # noqa: BLE001
@@ -616,6 +618,8 @@ class Engine:
             "gfx/Ownership/mcgo-ownership",
             "gfx/Best moves/mcgo-best_moves",
             "string/Search tree/mcgo-tree",
+            "gfx/Case base match/mcgo-casebase",
+            "gfx/Influence map/mcgo-influence",
             "string/Final score/final_score",
             "plist/Dead stones/final_status_list dead",
         ])
@@ -630,6 +634,20 @@ class Engine:
         result = self._search(board)
         return analysis.gfx_best_moves(self.search, result, board.size,
                                        COLOR_LETTER[board.to_move])
+
+    def cmd_mcgo_casebase(self, args):
+        """GoGui gfx: the professional's move in the best-matching case and the game's name."""
+        advisor = self.opening_advisor
+        if advisor is None or not hasattr(advisor, "gogui_gfx"):
+            return "TEXT no case base (mcgo gtp --casebase FILE)"
+        return advisor.gogui_gfx(self.board)
+
+    def cmd_mcgo_influence(self, args):
+        """GoGui gfx: the flow influence map the case base matches positions by."""
+        from ..casebase.advisor import gogui_influence
+        advisor = self.opening_advisor
+        casebase = getattr(advisor, "casebase", None)
+        return gogui_influence(self.board, None if casebase is None else casebase.threshold)
 
     def cmd_mcgo_tree(self, args):
         """The top ``N`` root moves of the last search (searching now if there was none for
