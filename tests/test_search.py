@@ -1,0 +1,240 @@
+"""The UCT search: tactics on constructed 9x9 positions, the case-base bonus seam, limits,
+threads, tree reuse, superko at the root and the time manager.
+
+The tactical positions are built so that the one right move decides the game under the
+komi given (the rest of the board is settled, with single-point eyes), and the expected
+answers are textbook: the capture that wins, the extension out of atari, the vital point of
+a bulky five (2x2 plus one: the point with three neighbours in the eyespace).
+"""
+
+import numpy as np
+import pytest
+
+import mcgo
+from mcgo.board import coords
+from mcgo.board import kernels as K
+from mcgo.search import Search
+from mcgo.search.decide import judge, owner_from_sum
+from mcgo.search.timecontrol import SAFETY_SECONDS, TimeControl
+from mcgo.search.tree import REFUSED
+
+TACTICS_PLAYOUTS = 2000
+
+# Black's two stones C5 D5 are in atari (liberty C4). Black C4 connects them to the bottom;
+# white C4 captures them. With komi -12.5 whoever gets C4 wins.
+FIGHT = [". O . O . O . O .",
+         "O O O O O O O O O",
+         "O . O . O . O . O",
+         "O O O O O O O O O",
+         "O O X X O O O O O",
+         "X . . O O X X X X",
+         "X X X X X . X . X",
+         "X . X . X X X X X",
+         "X X X X X . X . X"]
+FIGHT_KOMI = -12.5
+
+# White's wall around the bulky five C1 D1 E1 C2 D2, surrounded by black: black at the vital
+# point D1 kills; with komi 60 white wins if and only if it lives.
+BULKY_FIVE = [". . . . . . . . .",
+              ". . . . . . . . .",
+              ". . . . . . . . .",
+              ". . . . . . . . .",
+              ". . . . . . . . .",
+              "X X X X X X . . .",
+              "X O O O O X X . .",
+              "X O . . O O X . .",
+              "X O . . . O X . ."]
+BULKY_KOMI = 60.0
+
+
+def board_from_rows(rows, to_move, komi):
+    """A Board from text rows (top row first) of X, O and '.'."""
+    size = len(rows)
+    board = mcgo.Board(size, komi=komi)
+    black, white = [], []
+    for i, line in enumerate(rows):
+        for col, ch in enumerate(line.split()):
+            p = coords.point(size - 1 - i, col, size)
+            if ch == "X":
+                black.append(p)
+            elif ch == "O":
+                white.append(p)
+    board.setup(black=black, white=white)
+    board.to_move = to_move
+    return board
+
+
+def best(board, preset, playouts=TACTICS_PLAYOUTS, seed=1, **kw):
+    result = Search(preset=preset, policy="pattern", seed=seed, **kw).run(board, playouts=playouts)
+    return coords.to_gtp(result.best_move, board.size), result
+
+
+# --------------------------------------------------------------------------- tactics
+@pytest.mark.parametrize("preset", ["strong", "thesis"])
+def test_finds_the_capture(preset):
+    board = board_from_rows(FIGHT, mcgo.WHITE, FIGHT_KOMI)
+    assert board.liberties("C5") == 1
+    move, result = best(board, preset)
+    assert move == "C4"
+    assert result.winrate > 0.8
+
+
+@pytest.mark.parametrize("preset", ["strong", "thesis"])
+def test_escapes_from_atari(preset):
+    board = board_from_rows(FIGHT, mcgo.BLACK, FIGHT_KOMI)
+    move, result = best(board, preset)
+    assert move == "C4"
+    after = board.copy()
+    after.play("C4")
+    assert after.liberties("C5") >= 2
+
+
+@pytest.mark.parametrize("preset", ["strong", "thesis"])
+def test_plays_the_vital_point_of_a_bulky_five(preset):
+    board = board_from_rows(BULKY_FIVE, mcgo.BLACK, BULKY_KOMI)
+    move, _ = best(board, preset)
+    assert move == "D1"
+
+
+def test_strong_preset_lives_with_the_vital_point():
+    board = board_from_rows(BULKY_FIVE, mcgo.WHITE, BULKY_KOMI)
+    move, _ = best(board, "strong")
+    assert move == "D1"
+
+
+# --------------------------------------------------------------------------- bonus seam
+def test_root_bonus_steers_selection_and_the_final_choice():
+    board = mcgo.Board(9, komi=7.0)
+    corner = coords.from_gtp("A1", 9)
+    plain, _ = best(board, "thesis", playouts=1500)
+    assert plain != "A1"
+    bonus = np.zeros(board.pts.shape[1])
+    bonus[corner] = 0.4
+    result = Search(preset="thesis", policy="pattern", seed=1).run(board, playouts=1500,
+                                                                   root_bonus=bonus)
+    assert coords.to_gtp(result.best_move, 9) == "A1"
+    a1 = next(m for m in result.moves if m.move == corner)
+    assert a1.bonus == pytest.approx(0.4)
+
+
+def test_root_bonus_of_the_wrong_length_is_refused():
+    with pytest.raises(ValueError):
+        Search(seed=1).run(mcgo.Board(9), playouts=10, root_bonus=np.zeros(5))
+
+
+# --------------------------------------------------------------------------- limits
+def test_fixed_seed_reproduces_and_another_seed_differs():
+    board = mcgo.Board(9, komi=7.0)
+    board.play("E5")
+    runs = [Search(seed=s, policy="pattern").run(board, playouts=800) for s in (4, 4, 5)]
+    visits = [[(m.move, m.visits, m.wins) for m in r.moves] for r in runs]
+    assert visits[0] == visits[1]
+    assert visits[0] != visits[2]
+
+
+def test_a_full_tree_keeps_searching_without_expanding():
+    board = mcgo.Board(9, komi=7.0)
+    search = Search(seed=1, policy="pattern", max_memory_mb=0.001)   # the minimum pool
+    result = search.run(board, playouts=3000)
+    assert result.simulations == 3000
+    assert search.workers[0].tree.state[REFUSED] > 0
+    assert search.workers[0].tree.used <= search.workers[0].tree.capacity
+
+
+def test_two_threads_share_the_playouts_and_merge_the_root():
+    board = mcgo.Board(9, komi=7.0)
+    search = Search(seed=1, policy="pattern", threads=2)
+    result = search.run(board, playouts=2000)
+    assert 2000 <= result.simulations < 2000 + 2 * 16
+    assert all(w.simulations > 0 for w in search.workers)
+    assert sum(m.visits for m in result.moves) == pytest.approx(result.simulations, abs=2)
+
+
+def test_seconds_limit_stops_the_search():
+    board = mcgo.Board(9, komi=7.0)
+    result = Search(seed=1, policy="pattern").run(board, seconds=0.3, early_stop=False)
+    assert result.simulations > 0
+    assert result.seconds < 3.0  # generous: the machine is shared
+
+
+def test_tree_is_reused_after_the_moves_it_searched():
+    board = mcgo.Board(9, komi=7.0)
+    search = Search(seed=1, policy="pattern")
+    first = search.run(board, playouts=2000)
+    board.play(first.best_move)
+    reply = search.principal_variation(first.best_move)
+    board.play(reply[1] if len(reply) > 1 else "pass")
+    second = search.run(board, playouts=100)
+    assert second.root_visits > 100           # visits from the first search carried over
+    thesis = Search(preset="thesis", seed=1, policy="pattern")
+    thesis.run(mcgo.Board(9), playouts=500)
+    assert thesis.run(board, playouts=100).root_visits == 100
+
+
+def test_root_never_offers_a_superko_repetition():
+    board = mcgo.Board(9, komi=7.0)
+    board.play("E5")
+    forbidden = coords.from_gtp("D4", 9)
+    # Pretend the position after white D4 was seen before: the board then calls D4 superko.
+    board._seen_hashes[int(K.hash_after(board.pts, board.info, board.zob, forbidden, mcgo.WHITE))] = 1
+    assert board.legality("D4") == "superko"
+    result = Search(seed=1, policy="pattern").run(board, playouts=500)
+    assert forbidden not in [m.move for m in result.moves]
+
+
+def test_ownership_of_the_search_judges_dead_stones():
+    board = board_from_rows(FIGHT, mcgo.WHITE, FIGHT_KOMI)
+    result = Search(seed=1, policy="pattern").run(board, playouts=1000)
+    verdict = judge(board, owner_from_sum(result.owner_sum, result.simulations, 9))
+    c5 = coords.from_gtp("C5", 9)
+    assert c5 in verdict.dead                    # white to move captures them
+    assert coords.from_gtp("A1", 9) in verdict.alive
+
+
+# --------------------------------------------------------------------------- time
+def test_no_time_settings_means_no_budget():
+    clock = TimeControl()
+    assert clock.budget(mcgo.Board(9), mcgo.BLACK) is None
+    clock.set(0, 5, 0)                          # GTP: byo-yomi without stones = no limit
+    assert clock.budget(mcgo.Board(9), mcgo.BLACK) is None
+
+
+@pytest.mark.parametrize("period", [0.5, 1.0, 5.0, 30.0])
+def test_byoyomi_budget_keeps_a_margin(period):
+    clock = TimeControl()
+    clock.set(0, period, 1)
+    board = mcgo.Board(9)
+    think = clock.budget(board, mcgo.BLACK)
+    assert 0 < think <= period - SAFETY_SECONDS
+    clock.time_left(mcgo.BLACK, period, 1)
+    assert clock.budget(board, mcgo.BLACK) <= period - SAFETY_SECONDS
+
+
+def test_absolute_time_is_spread_and_never_overspent():
+    clock = TimeControl()
+    clock.set(60, 0, 0)
+    board = mcgo.Board(9)
+    opening = clock.budget(board, mcgo.WHITE)
+    assert 0 < opening < 60 / 5
+    for left in (30.0, 5.0, 1.0, 0.2):
+        clock.time_left(mcgo.WHITE, left, 0)
+        assert clock.budget(board, mcgo.WHITE) < left
+    clock.time_left(mcgo.WHITE, 0, 0)
+    assert clock.budget(board, mcgo.WHITE) <= 0.05
+
+
+def test_canadian_period_is_shared_by_its_stones():
+    clock = TimeControl()
+    clock.set(0, 100, 25)
+    clock.time_left(mcgo.BLACK, 40, 10)
+    assert clock.budget(mcgo.Board(9), mcgo.BLACK) <= 4.0
+
+
+def test_middle_game_gets_more_time_than_the_opening():
+    clock = TimeControl()
+    clock.set(600, 0, 0)
+    empty = mcgo.Board(19)
+    middle = mcgo.Board(19)
+    for p in coords.all_points(19)[:80:2]:
+        middle.setup(black=[p])
+    assert clock.budget(middle, mcgo.BLACK) > clock.budget(empty, mcgo.BLACK)
