@@ -72,17 +72,21 @@ def run_bench(policy, size, seconds, threads=1, start="empty", seed=1, progress=
     chunk = max(1, int(rate * CHUNK_SECONDS))
 
     stats = PlayoutStats(policy)
+    cpu_seconds = []  # each worker's own CPU time: robust to other processes' load
     lock = threading.Lock()
     start_time = time.perf_counter()
     deadline = start_time + seconds
 
     def worker(thread):
         batch_seed = thread_seed(seed, thread)
+        cpu_start = time.thread_time()
         while time.perf_counter() < deadline:
             wins, moves = run_batch(kind, *args, batch_seed, chunk, board.komi, NO_OWNERSHIP)
             batch_seed += 1
             with lock:
                 stats.add(chunk, wins, moves)
+        with lock:
+            cpu_seconds.append(time.thread_time() - cpu_start)
 
     workers = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(threads)]
     for w in workers:
@@ -98,6 +102,7 @@ def run_bench(policy, size, seconds, threads=1, start="empty", seed=1, progress=
         policy=policy, size=size, start=start, threads=threads,
         playouts=stats.playouts, seconds=round(stats.seconds, 3),
         playouts_per_second=round(stats.playouts_per_second, 1),
+        playouts_per_cpu_second=round(stats.playouts / max(sum(cpu_seconds), 1e-9) * threads, 1),
         moves_per_second=round(stats.moves_per_second, 1),
         moves_per_playout=round(stats.moves_per_playout, 2),
         black_win_rate=round(stats.black_win_rate, 4),

@@ -18,7 +18,7 @@ machine compiles (a few seconds), later ones load from Numba's cache.
 
 import numpy as np
 
-from ..jit import allocating_kernel, kernel
+from ..jit import allocating_kernel, inline_kernel, kernel
 
 # Point colours. OFFBOARD marks the border.
 EMPTY = 0
@@ -112,7 +112,7 @@ def zobrist_table(size, seed):
     return zob
 
 
-@kernel
+@inline_kernel
 def _new_stamp(pts, info):
     s = info[STAMP] + 1
     if s >= STAMP_LIMIT:
@@ -147,7 +147,7 @@ def legality(pts, info, p, color):
     return SUICIDE
 
 
-@kernel
+@inline_kernel
 def _remove_empty(pts, info, p):
     i = pts[EPOS, p]
     last = info[NEMPTY] - 1
@@ -158,7 +158,7 @@ def _remove_empty(pts, info, p):
     info[NEMPTY] = last
 
 
-@kernel
+@inline_kernel
 def _add_empty(pts, info, p):
     n = info[NEMPTY]
     pts[EMPTIES, n] = p
@@ -206,7 +206,7 @@ def _capture_chain(pts, info, zob, head):
     return n
 
 
-@kernel
+@inline_kernel
 def _touches_chain(pts, w, q, head):
     """True when the point q has a stone of the chain ``head`` next to it."""
     return (pts[HEAD, q - 1] == head or pts[HEAD, q + 1] == head

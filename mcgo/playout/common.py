@@ -7,7 +7,7 @@ fixed seed reproduces a playout exactly and each thread owns its own stream.
 
 import numpy as np
 
-from ..jit import allocating_kernel, kernel
+from ..jit import allocating_kernel, inline_kernel, kernel
 
 from ..board.kernels import (COLOR, EMPTIES, EMPTY, HEAD, LEGAL, LIBS, NEMPTY, NEXT, OFFBOARD,
                              PASS, SIZE, WIDTH, area_of, legality, owner_map)
@@ -25,7 +25,7 @@ def record_move(record, i, p, color):
         record[i] = p * RECORD_COLORS + color
 
 
-@kernel
+@inline_kernel
 def next_random(rng):
     """The next 64-bit value of xorshift64* (as uint64)."""
     x = rng[0]
@@ -36,7 +36,7 @@ def next_random(rng):
     return x * np.uint64(0x2545F4914F6CDD1D)
 
 
-@kernel
+@inline_kernel
 def random_below(rng, n):
     """A uniform integer in [0, n) for 0 < n < 2**32 (multiply-shift, no division)."""
     return np.int64(((next_random(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
