@@ -25,7 +25,7 @@ from typing import Optional
 import numpy as np
 
 from ..board import coords
-from ..board.kernels import PASS, TO_MOVE
+from ..board.kernels import PASS, PASSES
 from ..playout import policy_id, shape_table, thread_seed
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.fill_policy import SCRATCH_ROWS
@@ -123,7 +123,8 @@ class Worker:
 
     def run(self, params, board, n):
         t = self.tree
-        moves = kernels.run_simulations(t.ints, t.floats, t.state, params, board.pts, board.info,
+        moves = kernels.run_simulations(t.ints, t.floats, t.state, params, board.pts,
+                                        board.root_info,
                                         board.zob, shape_table(), self.pts, self.info,
                                         self.scratch, self.owner, self.record, self.amaf,
                                         self.path, self.rng, self.owner_sum, n)
@@ -198,7 +199,7 @@ class Search:
         """Expand each root, hide moves the real game forbids, set the bonus."""
         for w in self.workers:
             t = w.tree
-            kernels.expand_root(t.ints, t.floats, t.state, params, board.pts, board.info,
+            kernels.expand_root(t.ints, t.floats, t.state, params, board.pts, board.root_info,
                                 w.pts, w.info, shape_table(), w.rng)
             for c in t.children(t.root):
                 move = int(t.ints[MOVE, c])
@@ -219,6 +220,11 @@ class Search:
             root_bonus = np.asarray(root_bonus, dtype=np.float64)
             if root_bonus.shape != (board.pts.shape[1],):
                 raise ValueError(f"root_bonus must have {board.pts.shape[1]} entries")
+        board = board.copy()
+        # The game goes on at the root even after two passes (GTP may ask for a move then):
+        # the search sees at most one pass, so that passing again ends its games.
+        board.root_info = board.info.copy()
+        board.root_info[PASSES] = min(int(board.info[PASSES]), 1)
         self._prepare(board)
         self._prepare_root(board, params, root_bonus)
         start = time.perf_counter()

@@ -1,0 +1,75 @@
+"""Fuzzing the GTP engine with thousands of random and malformed lines (Hypothesis).
+
+Whatever arrives, every non-empty line gets exactly one well-formed answer (``=`` or ``?``,
+the id echoed, an empty line at the end), the engine keeps running, and the board's
+incremental bookkeeping stays consistent with a full recount (``check_consistency``).
+"""
+
+import io
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mcgo.board import kernels as K
+from mcgo.gtp.engine import Engine, command_names, preprocess
+
+ANSWER = re.compile(r"^[=?](\d*)(?: .*)?$", re.S)
+VERTICES = ["A1", "E5", "J9", "T19", "Z1", "I5", "A0", "pass", "PASS", "resign", "e5", "K10"]
+WORDS = (["b", "w", "black", "white", "x", "-1", "0", "1", "2", "9", "19", "25", "26", "7.5",
+          "nan", "inf", "1e9", "dead", "alive", "seki", "none", "byoyomi", "canadian",
+          "absolute", "/nonexistent.sgf", "", "#", "\t"] + VERTICES)
+# Commands that think are kept cheap (10 playouts); the streaming ones need a process.
+COMMANDS = [c for c in command_names() if c not in ("lz-analyze", "lz-genmove_analyze")]
+
+structured = st.builds(
+    lambda ident, name, args: " ".join(([str(ident)] if ident is not None else []) + [name] + args),
+    st.one_of(st.none(), st.integers(0, 10 ** 12)),
+    st.sampled_from(COMMANDS + ["frobnicate", "PLAY", "genmove_black", ""]),
+    st.lists(st.sampled_from(WORDS), max_size=5))
+garbage = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x2FF), max_size=40)
+lines = st.lists(st.one_of(structured, structured, garbage), min_size=1, max_size=25)
+
+
+def engine():
+    out = io.StringIO()
+    return Engine(size=9, komi=7.0, playouts=10, seed=1, out=out, verbose=False), out
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines)
+def test_every_line_gets_one_well_formed_answer(batch):
+    eng, out = engine()
+    for line in batch:
+        if "\n" in line or "\r" in line:
+            continue                      # one command per line: the tests feed lines
+        start = out.tell()
+        keep_going = eng.handle(line + "\n")
+        out.seek(start)
+        text = out.read()
+        expect_answer = bool(preprocess(line))
+        if not expect_answer:
+            assert text == ""
+            continue
+        assert text.endswith("\n\n"), (line, text)
+        assert text.count("\n\n") == 1, (line, text)
+        match = ANSWER.match(text[:-2])
+        assert match, (line, text)
+        words = preprocess(line).split()
+        if words[0].isdigit():
+            assert match.group(1) == words[0]
+        if not keep_going:
+            break
+        board = eng.board
+        assert K.check_consistency(board.pts, board.info, board.zob) == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.binary(max_size=400))
+def test_raw_bytes_never_kill_the_loop(data):
+    eng, out = engine()
+    stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace")
+    eng.serve(stream)                      # returns at quit or the end of input
+    text = out.getvalue()
+    for block in [b for b in text.split("\n\n") if b]:
+        assert ANSWER.match(block.lstrip("\n")), block
