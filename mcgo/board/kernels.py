@@ -122,7 +122,7 @@ def _new_stamp(pts, info):
     return s
 
 
-@kernel
+@inline_kernel
 def legality(pts, info, p, color):
     """LEGAL, OCCUPIED, KO or SUICIDE for ``color`` playing at ``p`` (simple ko only)."""
     if p == PASS:
@@ -213,7 +213,7 @@ def _touches_chain(pts, w, q, head):
             or pts[HEAD, q - w] == head or pts[HEAD, q + w] == head)
 
 
-@kernel
+@inline_kernel
 def _merge_chains(pts, big, small):
     """Relabel the stones of ``small`` to ``big`` and splice the two stone lists."""
     s = small

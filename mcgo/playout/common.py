@@ -56,7 +56,7 @@ def seed_rng(seed):
     return rng
 
 
-@kernel
+@inline_kernel
 def is_true_eye(pts, w, p, color):
     """True when the empty point ``p`` is a true eye of ``color``: all four neighbours are
     ``color`` or the edge, and at most one diagonal is the opponent's (none on the edge)."""
