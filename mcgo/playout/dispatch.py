@@ -3,7 +3,8 @@
 
 import numpy as np
 
-from ..board.kernels import BLACK, BOARDSIZE, MOVE_COUNT, WHITE, area_of, owner_map
+from ..board.kernels import (BLACK, BOARDSIZE, MOVE_COUNT, WHITE, area_of, copy_position,
+                             owner_map)
 from ..jit import allocating_kernel, kernel
 from . import fill_policy, pattern_policy, random_policy
 from .common import RECORD_COLORS, seed_rng  # noqa: F401  (RECORD_COLORS: for callers)
@@ -64,8 +65,7 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum):
     black_wins = 0.0
     moves = 0
     for _ in range(n):
-        pts[:, :] = pts0
-        info[:] = info0
+        copy_position(pts0, info0, pts, info)
         moves += run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record)
         result = area_of(owner) - komi
         if result > 0:
