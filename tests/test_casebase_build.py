@@ -177,3 +177,17 @@ def test_loading_maps_the_file(saved):
     assert not cb.codes.flags.writeable
     assert len(cb) == 3 and cb.black_cases == 2 and cb.names == ["<bytes>"]
     assert cb.threshold == CaseBase.from_records([]).threshold
+
+
+def test_cli_influence_picture(goban_games_dir, tmp_path):
+    pytest.importorskip("matplotlib")
+    for suffix, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml")):
+        out = tmp_path / f"map{suffix}"
+        result = CliRunner().invoke(main, ["influence", str(goban_games_dir / GOOD_GAMES[0]),
+                                           "--move", "30", "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        assert out.read_bytes().startswith(magic)
+    bad = tmp_path / "bad.sgf"
+    bad.write_bytes(b"(;SZ[19];B[pd];W[pd])")
+    result = CliRunner().invoke(main, ["influence", str(bad), "-o", str(tmp_path / "x.png")])
+    assert result.exit_code == 1 and "occupied" in result.output
