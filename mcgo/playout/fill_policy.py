@@ -19,7 +19,7 @@ import numpy as np
 
 from ..board.kernels import (BLACK, COLOR, EMPTIES, EMPTY, MOVE_COUNT, NEMPTY, OFFBOARD, WHITE,
                              WIDTH, owner_map)
-from ..jit import kernel
+from ..jit import inline_kernel, kernel
 from .common import next_random, record_move
 
 SMALL_CHAIN = 3     # chains of this many stones or fewer are removed after the fill
@@ -38,7 +38,7 @@ WEAK_BLACK = 4      # an eyespace touched by a black chain that is not alive on 
 WEAK_WHITE = 8
 
 
-@kernel
+@inline_kernel
 def _find(parent, p):
     while parent[p] != p:
         parent[p] = parent[parent[p]]
