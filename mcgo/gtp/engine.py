@@ -71,11 +71,16 @@ def split_command(text):
     """``(id, name, args)``: the id is the leading number if there is one, else ''."""
     words = text.split()
     ident = ""
-    if words and words[0].isdigit():
+    if words and is_number(words[0]):
         ident = words.pop(0)
     if not words:
         return ident, "", []
     return ident, words[0], words[1:]
+
+
+def is_number(word):
+    """ASCII digits only: ``str.isdigit`` also accepts superscripts and other scripts."""
+    return word.isascii() and word.isdigit()
 
 
 def parse_color(word):
@@ -548,7 +553,7 @@ class Engine:
         rest = list(args)
         if rest and rest[0].lower() in COLOR_WORDS:
             color = COLOR_WORDS[rest.pop(0).lower()]
-        if rest and rest[0].lstrip("-").isdigit():
+        if rest and is_number(rest[0].lstrip("-")):
             interval = int(rest.pop(0)) / 100.0
         while rest:
             key = rest.pop(0).lower()
