@@ -430,3 +430,30 @@ def test_lz_analyze_streams_until_the_next_command():
         assert orders == list(range(len(orders)))
     # The analysis answer ends with an empty line before the next answer.
     assert "\n\n=10 mcgo\n\n" in text
+
+
+def test_kgs_genmove_cleanup_removes_dead_stones_before_passing():
+    rows, komi = FINISHED["dead stones"]
+    ours = Session(size=9, komi=komi, seed=1, playouts=1000)
+    load_rows(ours, rows, komi)
+    ours.send("play w pass")
+    assert ours.send("genmove b") == "pass"          # normal play: the game is won as it is
+    ours.send("undo")
+    move = ours.send("kgs-genmove_cleanup b")
+    assert move != "pass"                             # F3 (the dead white stone) is still there
+    for _ in range(8):
+        if "F3" not in ours.send("list_stones white").split():
+            break
+        ours.send("play w pass")
+        ours.send("kgs-genmove_cleanup b")
+    assert "F3" not in ours.send("list_stones white").split()
+
+
+def test_mcgo_play_in_the_terminal():
+    from click.testing import CliRunner
+    from mcgo.cli import main
+    result = CliRunner().invoke(main, ["play", "--playouts", "50", "--seed", "1"],
+                                input="E5\nZ99\nundo\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "mcgo plays" in result.output
+    assert "cannot play 'z99'" in result.output

@@ -238,3 +238,11 @@ def test_middle_game_gets_more_time_than_the_opening():
     for p in coords.all_points(19)[:80:2]:
         middle.setup(black=[p])
     assert clock.budget(middle, mcgo.BLACK) > clock.budget(empty, mcgo.BLACK)
+
+
+def test_stops_early_when_the_best_move_cannot_change():
+    board = board_from_rows(FIGHT, mcgo.WHITE, FIGHT_KOMI)
+    result = Search(seed=1, policy="pattern").run(board, seconds=20.0)
+    assert result.stopped_early
+    assert coords.to_gtp(result.best_move, 9) == "C4"
+    assert result.seconds < 20.0
