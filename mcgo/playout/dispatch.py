@@ -3,11 +3,11 @@
 
 import numpy as np
 
-from ..board.kernels import (BLACK, BOARDSIZE, MOVE_COUNT, WHITE, area_of, copy_position,
-                             owner_map)
+from ..board.kernels import (BLACK, BOARDSIZE, MOVE_COUNT, PASSES, TO_MOVE, WHITE, area_of,
+                             copy_position, owner_map, play_legal)
 from ..jit import allocating_kernel, kernel
 from . import fill_policy, pattern_policy, random_policy
-from .common import RECORD_COLORS, seed_rng  # noqa: F401  (RECORD_COLORS: for callers)
+from .common import MOVE_CAP_FACTOR, RECORD_COLORS, record_move, seed_rng  # noqa: F401
 
 NO_RECORD = np.zeros(0, dtype=np.int32)  # keep no moves
 
@@ -32,6 +32,25 @@ def concrete_policy(policy, info):
 
 
 @kernel
+def play_to_end(kind, pts, info, zob, pat3, rng, record):
+    """Play the moves of the rule-abiding policy ``kind`` (RANDOM or PATTERN) in place until
+    two passes in a row or the move cap; returns the number of moves, passes included. The
+    moves go into ``record`` as far as it is long (see ``common.record_move``)."""
+    cap = MOVE_CAP_FACTOR * info[BOARDSIZE] * info[BOARDSIZE]
+    moves = 0
+    while moves < cap and info[PASSES] < 2:
+        color = info[TO_MOVE]
+        if kind == PATTERN:
+            p = pattern_policy.choose_move(pts, info, pat3, rng, color)
+        else:
+            p = random_policy.choose_move(pts, info, pat3, rng, color)
+        play_legal(pts, info, zob, p, color)
+        record_move(record, moves, p, color)
+        moves += 1
+    return moves
+
+
+@kernel
 def run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record):
     """Play one playout in place and write the final owner of every point into ``owner``;
     returns the number of moves (for fill: points filled). The score is ``area_of(owner)``.
@@ -41,10 +60,7 @@ def run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record):
     kind = concrete_policy(policy, info)
     if kind == FILL:
         return fill_policy.play_out(pts, info, rng, scratch, owner, record)
-    if kind == PATTERN:
-        moves = pattern_policy.play_out(pts, info, zob, pat3, rng, record)
-    else:
-        moves = random_policy.play_out(pts, info, zob, rng, record)
+    moves = play_to_end(kind, pts, info, zob, pat3, rng, record)
     owner_map(pts, info, owner)
     return moves
 

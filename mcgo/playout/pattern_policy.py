@@ -12,11 +12,10 @@ Self-atari of two or more stones is rejected in steps 2 and 4, except once in
 """
 
 from ..board.kernels import (BLACK, BOARDSIZE, COLOR, EMPTIES, EMPTY, HEAD, LAST_MOVE, LEGAL,
-                             LIBS, NEMPTY, NEXT, PASS, PASSES, SIZE, TO_MOVE, WHITE, WIDTH,
-                             legality, play_legal)
+                             LIBS, NEMPTY, NEXT, PASS, SIZE, WHITE, WIDTH, legality)
 from ..jit import kernel
-from .common import (MOVE_CAP_FACTOR, SELF_ATARI_KEEP_ONE_IN, is_self_atari, is_true_eye,
-                     liberties_after, random_below, random_move, record_move)
+from .common import (SELF_ATARI_KEEP_ONE_IN, is_self_atari, is_true_eye, liberties_after,
+                     random_below, random_move)
 
 FREE_AREA_TRIES = 2     # random empty points tried per move for step 3
 FREE_AREA_RADIUS = 2    # the box of side 2r+1 around a free point must be empty
@@ -168,20 +167,3 @@ def choose_move(pts, info, pat3, rng, color):
     if move != PASS:
         return move
     return random_move(pts, info, rng, color, True)
-
-
-@kernel
-def play_out(pts, info, zob, pat3, rng, record):
-    """Play pattern-policy moves to the end (two passes or the move cap) in place;
-    returns the number of moves played, passes included. The moves go into ``record`` as
-    far as it is long (see ``common.record_move``)."""
-    size = info[BOARDSIZE]
-    cap = MOVE_CAP_FACTOR * size * size
-    moves = 0
-    while moves < cap and info[PASSES] < 2:
-        color = info[TO_MOVE]
-        p = choose_move(pts, info, pat3, rng, color)
-        play_legal(pts, info, zob, p, color)
-        record_move(record, moves, p, color)
-        moves += 1
-    return moves
