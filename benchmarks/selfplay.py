@@ -1,0 +1,85 @@
+"""Self-play at equal simulations (issue 5): two search configurations play each other on
+9x9 in-process, colours alternating, the same number of simulations per move for both.
+
+    python benchmarks/selfplay.py --a strong/pattern --b thesis/pattern --games 20 --playouts 1000
+    python benchmarks/selfplay.py --a strong/pattern --b strong/random --games 20 --playouts 1000
+
+A game ends after two passes, a resignation, or 3 x size^2 moves; it is scored by area
+after removing the stones the playouts find dead (the engine's own ``final_score``). Prints
+JSON with the win rate of A and its 95% Wilson interval.
+"""
+
+import json
+import math
+
+import click
+
+import mcgo
+from mcgo.board.kernels import PASS
+from mcgo.search import Search
+from mcgo.search.decide import (estimate, judge, owner_from_sum, pick_move, score_without,
+                                should_resign)
+
+Z_95 = 1.959963984540054
+
+
+def wilson(wins, n, z=Z_95):
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (round(centre - half, 3), round(centre + half, 3))
+
+
+def player(spec, seed):
+    preset, policy = spec.split("/")
+    return Search(preset=preset, policy=policy, seed=seed)
+
+
+def play_game(black, white, size, komi, playouts, resign=0.1):
+    board = mcgo.Board(size, komi=komi)
+    searches = {mcgo.BLACK: black, mcgo.WHITE: white}
+    for _ in range(3 * size * size):
+        color = board.to_move
+        result = searches[color].run(board, playouts=playouts)
+        if should_resign(board, result, resign):
+            return 3 - color, "resign"
+        verdict = judge(board, owner_from_sum(result.owner_sum, result.simulations, size))
+        move = pick_move(board, result, verdict)
+        board.play(move)
+        if board.consecutive_passes >= 2:
+            break
+    score = score_without(board, estimate(board, playouts=1000, policy="pattern").dead)
+    return (mcgo.BLACK if score > 0 else mcgo.WHITE), f"{score:+g}"
+
+
+@click.command()
+@click.option("--a", "spec_a", default="strong/pattern", show_default=True)
+@click.option("--b", "spec_b", default="thesis/pattern", show_default=True)
+@click.option("--games", type=int, default=20, show_default=True)
+@click.option("--playouts", type=int, default=1000, show_default=True)
+@click.option("--size", type=int, default=9, show_default=True)
+@click.option("--komi", type=float, default=7.0, show_default=True)
+@click.option("--seed", type=int, default=1)
+def main(spec_a, spec_b, games, playouts, size, komi, seed):
+    wins_a = 0
+    records = []
+    for g in range(games):
+        a, b = player(spec_a, seed + 2 * g), player(spec_b, seed + 2 * g + 1)
+        a_black = g % 2 == 0
+        black, white = (a, b) if a_black else (b, a)
+        winner, how = play_game(black, white, size, komi, playouts)
+        a_won = (winner == mcgo.BLACK) == a_black
+        wins_a += a_won
+        records.append(dict(game=g, a_color="black" if a_black else "white",
+                            winner="A" if a_won else "B", how=how))
+        click.echo(f"game {g}: A {'black' if a_black else 'white'}, "
+                   f"{'A' if a_won else 'B'} won ({how}); A {wins_a}/{g + 1}", err=True)
+    print(json.dumps(dict(a=spec_a, b=spec_b, games=games, playouts=playouts, size=size,
+                          komi=komi, a_wins=wins_a, a_win_rate=round(wins_a / games, 3),
+                          wilson_95=wilson(wins_a, games), games_detail=records), indent=2))
+
+
+if __name__ == "__main__":
+    main()
