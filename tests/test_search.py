@@ -246,3 +246,29 @@ def test_stops_early_when_the_best_move_cannot_change():
     assert result.stopped_early
     assert coords.to_gtp(result.best_move, 9) == "C4"
     assert result.seconds < 20.0
+
+
+def test_tree_is_not_reused_for_the_other_colour_or_a_colour_moving_twice():
+    # A1 is suicide for white but legal for black: a black tree must never be played as white.
+    board = board_from_rows([". X . . . . . . .",
+                             "X . . . . . . . .",
+                             ". . . . . . . . .",
+                             ". . . . . . . . .",
+                             ". . . . . . . . .",
+                             ". . . . . . . . .",
+                             ". . . . . . . . .",
+                             ". . . . . . . . X",
+                             ". . . . . . . X ."], mcgo.BLACK, 7.0)
+    search = Search(seed=1, policy="pattern")
+    search.run(board, playouts=500)
+    board.to_move = mcgo.WHITE
+    result = search.run(board, playouts=500)
+    assert result.root_visits == 500                      # fresh tree for white
+    assert {coords.from_gtp("A9", 9), coords.from_gtp("J1", 9)}.isdisjoint(
+        m.move for m in result.moves)                      # suicide for white
+    board.to_move = mcgo.BLACK
+    search.run(board, playouts=300)
+    board.play("E5", mcgo.BLACK)
+    board.play("D5", mcgo.BLACK)                          # black twice: no reuse
+    board.to_move = mcgo.WHITE
+    assert search.run(board, playouts=300).root_visits == 300

@@ -149,6 +149,7 @@ class Search:
         self.workers = None
         self._key = None            # (size, komi) the trees were grown for
         self._root_moves = None     # the game moves leading to the trees' roots
+        self._root_to_move = None   # and the side to move there
         self.last_result = None
         self.last_board = None
 
@@ -176,22 +177,31 @@ class Search:
             for w in self.workers:
                 w.tree.reset()
         self._root_moves = list(board.moves)
+        self._root_to_move = board.to_move
         return reused
 
     def _descend(self, tree, board):
-        """Move the root down the moves played since the last search; False to start afresh."""
+        """Move the root down the moves played since the last search; False to start afresh.
+
+        The tree's moves alternate colours from the old root's side to move, so the game's
+        moves must too, and the new side to move must be the one the tree expects (GTP lets
+        either colour move at any time: a child played by the wrong colour could be illegal)."""
         old = self._root_moves
         if len(board.moves) < len(old) or board.moves[:len(old)] != old:
             return False
         if tree.used > REUSE_LIMIT * tree.capacity:
             return False
         node = tree.root
+        expected = self._root_to_move
         for color, move in board.moves[len(old):]:
-            if color is None:   # setup stones: the positions differ
+            if color != expected:   # setup stones (None) or a colour moving twice
                 return False
             node = tree.child_with_move(node, move)
             if node < 0:
                 return False
+            expected = 3 - expected
+        if board.to_move != expected:
+            return False
         tree.state[ROOT] = node
         return True
 
