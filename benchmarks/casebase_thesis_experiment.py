@@ -72,6 +72,8 @@ def main(argv=None):
     parser.add_argument("--games-at-10000", type=int, default=5,
                         help="held-out games used at 10,000 simulations (time)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--symmetries", choices=["yes", "no"], default="yes",
+                        help="advisor matches the 8 board images (mcgo's default: yes)")
     parser.add_argument("--plot", type=pathlib.Path)
     args = parser.parse_args(argv)
     train, held = split(args.every)
@@ -83,7 +85,7 @@ def main(argv=None):
             records.append(read_game(path))
         except SgfError:
             pass
-    advisor = OpeningAdvisor(cb)
+    advisor = OpeningAdvisor(cb, symmetries=args.symmetries == "yes")
     results = {}
     for sims in [int(s) for s in args.sims.split(",")]:
         limit = args.games_at_10000 if sims >= 10000 else None
@@ -95,6 +97,7 @@ def main(argv=None):
             print(f"{sims:>6} {label:<16} within 2: {r['within']['2']:.3f} "
                   f"({r['positions']} positions, {r['seconds']} s)", file=sys.stderr, flush=True)
     out = {"held_out_games": [p.name for p in held], "casebase_games": report.games_indexed,
+           "symmetries": args.symmetries == "yes",
            "casebase_positions": len(cb), "preset": "thesis", "policy": "auto",
            "seconds": round(time.perf_counter() - started, 1), "results": results}
     print(json.dumps(out, indent=1))
