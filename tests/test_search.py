@@ -272,3 +272,14 @@ def test_tree_is_not_reused_for_the_other_colour_or_a_colour_moving_twice():
     board.play("D5", mcgo.BLACK)                          # black twice: no reuse
     board.to_move = mcgo.WHITE
     assert search.run(board, playouts=300).root_visits == 300
+
+
+def test_time_is_banked_only_in_main_time():
+    clock = TimeControl()
+    assert not clock.can_bank(mcgo.BLACK)           # no clock: nothing to save
+    clock.set(60, 10, 1)
+    assert clock.can_bank(mcgo.BLACK)
+    clock.time_left(mcgo.BLACK, 8, 1)               # in byo-yomi: use the period
+    assert not clock.can_bank(mcgo.BLACK)
+    clock.set(0, 1, 1)
+    assert not clock.can_bank(mcgo.WHITE)

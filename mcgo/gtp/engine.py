@@ -526,7 +526,8 @@ class Engine:
         bonus, labels = self._advice(board)
         self.last_labels = labels
         result = self.search.run(board, playouts=playouts, seconds=seconds, root_bonus=bonus,
-                                 on_progress=on_progress, progress_interval=interval)
+                                 on_progress=on_progress, progress_interval=interval,
+                                 early_stop=self.clock.can_bank(board.to_move))
         if self.verbose:
             log(f"{result.simulations} simulations in {result.seconds:.2f}s "
                 f"({result.simulations_per_second:.0f}/s), best "

@@ -83,6 +83,14 @@ class TimeControl:
             return max(MIN_THINK, self._period_share(per_move))
         return MIN_THINK           # out of time: answer at once
 
+    def can_bank(self, color):
+        """True when time saved now is kept for later moves (main or absolute time): only
+        then is stopping early worth it; a byo-yomi period is lost if not used."""
+        if not self.active:
+            return False
+        seconds, stones = self.left.get(color, (self.main, 0))
+        return stones == 0 and seconds > 0 and not (self.byo_periods and self.main == 0)
+
     def _period_share(self, per_move):
         return per_move * (1 - SAFETY_FRACTION) - SAFETY_SECONDS
 
