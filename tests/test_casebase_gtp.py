@@ -32,7 +32,7 @@ def test_bonus_and_labels_reach_the_tree():
     bonus = {line.split(":")[0]: line for line in tree.splitlines() if "cbr[" in line}
     assert all(f"cbr[{pro}: " in line for line in bonus.values())
     gfx = engine.cmd_mcgo_casebase([])
-    assert gfx.startswith(f"MARK {pro}") and "similarity 361/361" in gfx
+    assert gfx.startswith(f"LABEL {pro} cbr\nMARK {pro}\n") and "similarity 361/361" in gfx
     assert engine.cmd_mcgo_influence([]).startswith("INFLUENCE ")
     assert "gfx/Case base match/mcgo-casebase" in engine.cmd_gogui_analyze_commands([])
 

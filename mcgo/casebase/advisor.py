@@ -109,7 +109,7 @@ class OpeningAdvisor:
         if match is None:
             return "TEXT no case-base match"
         vertex = coords.to_gtp(match.move, board.size)
-        return (f"MARK {vertex}\nLABEL {vertex} cbr\n"
+        return (f"LABEL {vertex} cbr\nMARK {vertex}\n"
                 f"TEXT {match.game_file} move {match.move_number}: {coords.to_gtp(match.stored_move, board.size)}"
                 f" (similarity {match.score}/{board.size * board.size})")
 
