@@ -64,6 +64,7 @@ def main(argv=None):
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--k", type=int, default=8)
     parser.add_argument("--skip-symmetries", action="store_true")
+    parser.add_argument("--plot", type=pathlib.Path, help="bar chart of wall and CPU medians")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     cb = CaseBase.load(args.casebase)
@@ -94,6 +95,30 @@ def main(argv=None):
     for name, r in rows.items():
         print(f"{name:<28}{r['median_ms']:>10.3f}{r['p10_ms']:>8.3f}{r['p90_ms']:>8.3f}"
               f"{r['median_cpu_ms']:>8.3f}")
+    if args.plot:
+        plot(out, args.plot)
+        print(f"wrote {args.plot}")
+
+
+def plot(out, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    names = list(out["results"])
+    fig, ax = plt.subplots(figsize=(8, 4))
+    xs = range(len(names))
+    ax.bar([x - 0.2 for x in xs], [out["results"][n]["median_ms"] for n in names], 0.4,
+           label="median wall ms (shared, loaded machine)")
+    ax.bar([x + 0.2 for x in xs], [out["results"][n]["median_cpu_ms"] for n in names], 0.4,
+           label="median CPU ms")
+    ax.axhline(20, color="grey", linestyle="--", label="target 20 ms")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels(names, fontsize=8)
+    ax.set_ylabel("ms per query")
+    ax.set_title(f"retrieval on {out['cases']:,} positions")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 if __name__ == "__main__":
