@@ -74,6 +74,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--symmetries", choices=["yes", "no"], default="yes",
                         help="advisor matches the 8 board images (mcgo's default: yes)")
+    parser.add_argument("--arms", default="without,with", help="which arms to run")
     parser.add_argument("--plot", type=pathlib.Path)
     args = parser.parse_args(argv)
     train, held = split(args.every)
@@ -89,7 +90,8 @@ def main(argv=None):
     results = {}
     for sims in [int(s) for s in args.sims.split(",")]:
         limit = args.games_at_10000 if sims >= 10000 else None
-        for label, adv in (("without", None), ("with case base", advisor)):
+        arms = [("without", None), ("with case base", advisor)]
+        for label, adv in [a for a in arms if a[0].split()[0] in args.arms.split(",")]:
             t = time.perf_counter()
             r = run_arm(records, sims, adv, args.seed, limit)
             r["seconds"] = round(time.perf_counter() - t, 1)
