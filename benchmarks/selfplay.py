@@ -5,8 +5,8 @@
     python benchmarks/selfplay.py --a strong/pattern --b strong/random --games 20 --playouts 1000
 
 A game ends after two passes, a resignation, or 3 x size^2 moves; it is scored by area
-after removing the stones the playouts find dead (the engine's own ``final_score``). Prints
-JSON with the win rate of A and its 95% Wilson interval.
+after removing the stones the playouts find dead (the engine's own ``final_score``); a jigo
+counts half. Prints JSON with the win rate of A and its 95% Wilson interval.
 """
 
 import json
@@ -51,6 +51,8 @@ def play_game(black, white, size, komi, playouts, resign=0.1):
         if board.consecutive_passes >= 2:
             break
     score = score_without(board, estimate(board, playouts=1000, policy="pattern").dead)
+    if score == 0:
+        return None, "jigo"
     return (mcgo.BLACK if score > 0 else mcgo.WHITE), f"{score:+g}"
 
 
@@ -70,12 +72,13 @@ def main(spec_a, spec_b, games, playouts, size, komi, seed):
         a_black = g % 2 == 0
         black, white = (a, b) if a_black else (b, a)
         winner, how = play_game(black, white, size, komi, playouts)
-        a_won = (winner == mcgo.BLACK) == a_black
-        wins_a += a_won
-        records.append(dict(game=g, a_color="black" if a_black else "white",
-                            winner="A" if a_won else "B", how=how))
-        click.echo(f"game {g}: A {'black' if a_black else 'white'}, "
-                   f"{'A' if a_won else 'B'} won ({how}); A {wins_a}/{g + 1}", err=True)
+        a_score = 0.5 if winner is None else float((winner == mcgo.BLACK) == a_black)
+        wins_a += a_score
+        label = {1.0: "A", 0.0: "B", 0.5: "nobody"}[a_score]
+        records.append(dict(game=g, a_color="black" if a_black else "white", winner=label,
+                            how=how))
+        click.echo(f"game {g}: A {'black' if a_black else 'white'}, {label} won ({how}); "
+                   f"A {wins_a:g}/{g + 1}", err=True)
     print(json.dumps(dict(a=spec_a, b=spec_b, games=games, playouts=playouts, size=size,
                           komi=komi, a_wins=wins_a, a_win_rate=round(wins_a / games, 3),
                           wilson_95=wilson(wins_a, games), games_detail=records), indent=2))
