@@ -9,7 +9,8 @@ returns; Python checks the clock and the stop conditions between batches.
 import math
 
 from ..board.kernels import (BLACK, COLOR, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE,
-                             WHITE, WIDTH, area_of, legality, owner_map, play_legal)
+                             WHITE, WIDTH, area_of, copy_position, legality, owner_map,
+                             play_legal)
 from ..jit import kernel
 from ..playout.common import RECORD_COLORS, is_true_eye, random_below
 from ..playout.dispatch import run_playout
@@ -21,16 +22,6 @@ from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, MOVE, NE
                    WINS)
 
 NEG_INF = -1e300
-
-
-@kernel
-def copy_position(pts0, info0, pts, info):
-    """``pts, info = pts0, info0`` element by element (a slice copy would need NRT)."""
-    for r in range(pts0.shape[0]):
-        for p in range(pts0.shape[1]):
-            pts[r, p] = pts0[r, p]
-    for i in range(info0.shape[0]):
-        info[i] = info0[i]
 
 
 @kernel
