@@ -662,13 +662,25 @@ class Engine:
         top = parse_int(args[0]) if args else 7
         if top < 1:
             raise GtpError("syntax error")
-        last = self.search.last_board
-        if self.search.last_result is None or last is None or last.moves != self.board.moves \
-                or last.to_move != self.board.to_move:
+        if not self._last_search_fits():
             self._search(self.board.copy())
         result = self.search.last_result
         return "\n" + analysis.tree_text(self.search, result, self.board.size, top=top,
                                          bonus_label=self.last_labels)
+
+
+    def _last_search_fits(self):
+        """True when the last search was of this position, or was the genmove whose answer
+        is the last move played (the thesis prints the tree of the move just chosen)."""
+        last, result = self.search.last_board, self.search.last_result
+        if last is None or result is None:
+            return False
+        if last.moves == self.board.moves and last.to_move == self.board.to_move:
+            return True
+        return self.board.moves == last.moves + [(last.to_move, result.best_move)] \
+            or (len(self.board.moves) == len(last.moves) + 1
+                and self.board.moves[:-1] == last.moves
+                and self.board.moves[-1][0] == last.to_move)
 
 
 STREAMING_COMMANDS = {"lz-analyze", "lz-genmove_analyze"}
