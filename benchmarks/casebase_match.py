@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """19x19 match: mcgo with the default case base against mcgo without, equal simulations.
 
-Runs ``tools/match.py`` (colours alternate, GNU Go referee scores), then prints the score
+Runs ``tools/match.py`` (colours alternate, GNU Go referee scores; each engine behind
+``gtp_reseed.py`` so that every game gets new seeds), then prints the score
 with a 95% Wilson interval as JSON and a line of text; ``--plot`` draws the win share with
 its interval and the wins by colour. ``--summarize-only`` reads an existing ``--out``.
 
@@ -31,8 +32,12 @@ def wilson(wins, games, z=Z95):
 
 
 def run_match(args):
-    engine = f"python -m mcgo gtp --quiet --playouts {args.playouts} --casebase default"
-    opponent = f"python -m mcgo gtp --quiet --playouts {args.playouts} --casebase none"
+    # A fixed seed and simulation count make every game the same: reseed each game.
+    proxy = f"python {ROOT / 'benchmarks' / 'gtp_reseed.py'}"
+    engine = (f"{proxy} --base 1000 -- python -m mcgo gtp --quiet --playouts {args.playouts} "
+              f"--casebase default")
+    opponent = (f"{proxy} --base 2000 -- python -m mcgo gtp --quiet --playouts {args.playouts} "
+                f"--casebase none")
     command = [sys.executable, str(ROOT / "tools" / "match.py"), "--engine", engine,
                "--opponent", opponent, "--engine-label", f"mcgo-cb-{args.playouts}",
                "--opponent-label", f"mcgo-nocb-{args.playouts}", "-n", str(args.games),
