@@ -364,12 +364,15 @@ def load_rows(engine, rows, komi):
                 engine.send(f"play {'b' if ch == 'X' else 'w'} {v}")
 
 
+@pytest.mark.parametrize("passes", [0, 2])
 @pytest.mark.parametrize("name", sorted(FINISHED))
-def test_final_score_and_dead_stones_agree_with_gnugo(gnugo, name):
+def test_final_score_and_dead_stones_agree_with_gnugo(gnugo, name, passes):
     rows, komi = FINISHED[name]
     ours = Session(size=9, komi=komi, seed=1)
     for engine in (ours, gnugo):
         load_rows(engine, rows, komi)
+        for color in "bw"[:passes]:          # a game that ended by two passes
+            engine.send(f"play {color} pass")
     assert ours.send("final_score") == gnugo.send("final_score").replace(".0", "")
     for status in ("dead", "alive"):
         mine = sorted(ours.send(f"final_status_list {status}").split())

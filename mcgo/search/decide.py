@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board import coords
-from ..board.kernels import BLACK, PASS, WHITE
+from ..board.kernels import BLACK, PASS, PASSES, WHITE
 from ..playout import ownership
 
 DEAD_BELOW = -0.5            # a chain is dead when its mean ownership (own view) is below this
@@ -57,8 +57,12 @@ def judge(board, owner):
 
 
 def estimate(board, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=1):
-    """Chain statuses by playouts from the position."""
-    owner = ownership(board, playouts=playouts, policy=policy, seed=seed, threads=threads)
+    """Chain statuses by playouts from the position. The playouts start as if no one had
+    passed: at the end of a game (two passes) they would otherwise stop at once and call
+    every stone alive."""
+    start = board.copy()
+    start.info[PASSES] = 0
+    owner = ownership(start, playouts=playouts, policy=policy, seed=seed, threads=threads)
     return judge(board, owner)
 
 
