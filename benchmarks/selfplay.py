@@ -15,7 +15,6 @@ import math
 import click
 
 import mcgo
-from mcgo.board.kernels import PASS
 from mcgo.search import Search
 from mcgo.search.decide import (estimate, judge, owner_from_sum, pick_move, score_without,
                                 should_resign)

@@ -115,5 +115,6 @@ def gfx_best_moves(search, result, size, color_letter, top=5):
             colors.append(f"{c} {coords.to_gtp(p, size)}")
             c = "w" if c == "b" else "b"
         lines.append("VAR " + " ".join(colors))
-    lines.append(f"TEXT {len(moves) and round(result.winrate * 100)}% after {result.simulations} simulations")
+    rate = round(result.winrate * 100) if moves else 0
+    lines.append(f"TEXT {rate}% after {result.simulations} simulations")
     return "\n".join(lines)

@@ -11,12 +11,9 @@ indices (or None for no bonus), ``labels`` a dict point -> text shown by ``mcgo-
 ``cbr[...]`` (or None). It is asked before every ``genmove``-like search.
 """
 
-import shlex
 import sys
 import threading
 import traceback
-
-import numpy as np
 
 from .. import __version__
 from ..board import coords
@@ -138,6 +135,18 @@ def handicap_points(size, stones):
     if stones >= 8:
         points += [at(low, mid), at(high, mid)]
     return points
+
+
+def spread_key(p, points, size):
+    """How good ``p`` is as a further free handicap stone: far (Manhattan) from the stones
+    already placed, off the first two lines, then the lowest index (deterministic)."""
+    r, c = coords.row_col(p, size)
+    near = size
+    for q in points:
+        qr, qc = coords.row_col(q, size)
+        near = min(near, abs(r - qr) + abs(c - qc))
+    edge = min(r, c, size - 1 - r, size - 1 - c)
+    return (near, edge >= 2, -p)
 
 
 # --------------------------------------------------------------------------- engine
@@ -290,13 +299,7 @@ class Engine:
         # More stones than the fixed places: spread them, farthest from the others first.
         free = [p for p in coords.all_points(size) if p not in points]
         while len(points) < stones:
-            def spread(p):
-                r, c = coords.row_col(p, size)
-                near = min((abs(r - coords.row_col(q, size)[0]) + abs(c - coords.row_col(q, size)[1])
-                            for q in points), default=size)
-                edge = min(r, c, size - 1 - r, size - 1 - c)
-                return (near, edge >= 2, -p)
-            best = max(free, key=spread)
+            best = max(free, key=lambda p: spread_key(p, points, size))
             points.append(best)
             free.remove(best)
         return self._place_handicap(points)
@@ -349,7 +352,8 @@ class Engine:
     def cmd_showboard(self, args):
         b = self.board
         text = str(b)
-        return (f"\n{text}\nblack captured {b.captures(BLACK)}, white captured "
+        return (f"\n{text}\nblack captured {b.captures(BLACK)}, "
+                f"white captured "
                 f"{b.captures(WHITE)}, komi {b.komi:g}, "
                 f"{'black' if b.to_move == BLACK else 'white'} to move")
 

@@ -8,7 +8,7 @@ returns; Python checks the clock and the stop conditions between batches.
 
 import math
 
-from ..board.kernels import (BLACK, COLOR, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE,
+from ..board.kernels import (BLACK, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE,
                              WHITE, WIDTH, area_of, copy_position, legality, owner_map,
                              play_legal)
 from ..jit import kernel

@@ -24,15 +24,13 @@ from typing import Optional
 
 import numpy as np
 
-from ..board import coords
 from ..board.kernels import PASS, PASSES
 from ..playout import policy_id, shape_table, thread_seed
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.fill_policy import SCRATCH_ROWS
 from . import kernels
 from .presets import STRONG, parameter_vector, settings
-from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, NEXT_FREE, NUM_CHILDREN,
-                   PRIOR_VISITS, PRIOR_WINS, ROOT, VISITS, WINS, Tree, capacity_for)
+from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS, ROOT, VISITS, WINS, Tree, capacity_for)
 
 DEFAULT_MEMORY_MB = 256
 BATCH = 16                  # simulations per kernel call between clock checks
@@ -390,6 +388,3 @@ class _Control:
         if stats[0].visits - stats[1].visits > left:
             self.stopped_early = True
 
-
-def vertex(move, size):
-    return coords.to_gtp(move, size)

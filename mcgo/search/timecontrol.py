@@ -74,7 +74,9 @@ class TimeControl:
             if self.byo_time > 0:
                 per_move = self.byo_time / max(self.byo_stones, 1)
                 think = max(think, self._period_share(per_move))
-            return max(MIN_THINK, think - SAFETY_SECONDS if think > 2 * SAFETY_SECONDS else think / 2)
+            if think > 2 * SAFETY_SECONDS:
+                return max(MIN_THINK, think - SAFETY_SECONDS)
+            return max(MIN_THINK, think / 2)
         if stones > 0:
             return max(MIN_THINK, self._period_share(seconds / stones))
         if japanese or self.byo_time > 0:
