@@ -137,16 +137,36 @@ def handicap_points(size, stones):
     return points
 
 
-def spread_key(p, points, size):
-    """How good ``p`` is as a further free handicap stone: far (Manhattan) from the stones
-    already placed, off the first two lines, then the lowest index (deterministic)."""
-    r, c = coords.row_col(p, size)
-    near = size
+def spread_stones(points, stones, size):
+    """``points`` plus further stones up to ``stones``, each as far (Manhattan) from the
+    stones already placed as possible, off the first two lines where it can, the lowest
+    index among equals. Keeps every free point's distance to the nearest stone, so the cost
+    is O(points x stones)."""
+    points = list(points)
+    rc = {p: coords.row_col(p, size) for p in coords.all_points(size)}
+    nearest = {p: 2 * size for p in rc if p not in points}
     for q in points:
-        qr, qc = coords.row_col(q, size)
-        near = min(near, abs(r - qr) + abs(c - qc))
-    edge = min(r, c, size - 1 - r, size - 1 - c)
-    return (near, edge >= 2, -p)
+        _closer(nearest, rc, q)
+
+    def key(p):
+        r, c = rc[p]
+        return (nearest[p], min(r, c, size - 1 - r, size - 1 - c) >= 2, -p)
+
+    while len(points) < stones and nearest:
+        best = max(nearest, key=key)
+        points.append(best)
+        del nearest[best]
+        _closer(nearest, rc, best)
+    return points
+
+
+def _closer(nearest, rc, q):
+    qr, qc = rc[q]
+    for p in nearest:
+        r, c = rc[p]
+        d = abs(r - qr) + abs(c - qc)
+        if d < nearest[p]:
+            nearest[p] = d
 
 
 # --------------------------------------------------------------------------- engine
@@ -296,13 +316,7 @@ class Engine:
             points = handicap_points(size, min(stones, 9 if size % 2 and size >= 9 else 4))
         except GtpError:
             points = []
-        # More stones than the fixed places: spread them, farthest from the others first.
-        free = [p for p in coords.all_points(size) if p not in points]
-        while len(points) < stones:
-            best = max(free, key=lambda p: spread_key(p, points, size))
-            points.append(best)
-            free.remove(best)
-        return self._place_handicap(points)
+        return self._place_handicap(spread_stones(points, stones, size))
 
     def cmd_set_free_handicap(self, args):
         size = self.board.size
