@@ -460,3 +460,9 @@ def test_mcgo_play_in_the_terminal():
     assert result.exit_code == 0, result.output
     assert "mcgo plays" in result.output
     assert "cannot play 'z99'" in result.output
+
+
+def test_loadsgf_refuses_devices_and_directories(gtp, tmp_path):
+    for path in ("/dev/zero", str(tmp_path)):
+        assert fails(gtp, f"loadsgf {path}") == "cannot load file"
+    assert gtp.send("name") == "mcgo"

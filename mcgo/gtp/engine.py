@@ -11,6 +11,7 @@ indices (or None for no bonus), ``labels`` a dict point -> text shown by ``mcgo-
 ``cbr[...]`` (or None). It is asked before every ``genmove``-like search.
 """
 
+import os
 import sys
 import threading
 import traceback
@@ -37,6 +38,7 @@ OWNERSHIP_PLAYOUTS = 1000
 STREAMING = object()           # a handler that wrote its own answer
 MAX_STATUS_PLAYOUTS = 2000
 HANDICAP_MIN_SIZE = 7
+MAX_SGF_BYTES = 16 * 1024 * 1024  # loadsgf refuses bigger files (and devices, fifos)
 COLOR_WORDS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 COLOR_LETTER = {BLACK: "b", WHITE: "w"}
 
@@ -439,7 +441,11 @@ class Engine:
         need(args, 1, 2)
         from .. import sgf
         try:
+            if not os.path.isfile(args[0]) or os.path.getsize(args[0]) > MAX_SGF_BYTES:
+                raise GtpError("cannot load file")    # /dev/zero, fifos, huge files
             record = sgf.read_game(args[0])
+        except GtpError:
+            raise
         except Exception:  # noqa: BLE001 - any unreadable file is the same failure
             raise GtpError("cannot load file") from None
         limit = None
