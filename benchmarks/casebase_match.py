@@ -12,23 +12,19 @@ its interval and the wins by colour. ``--summarize-only`` reads an existing ``--
 
 import argparse
 import json
-import math
 import pathlib
 import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-Z95 = 1.959964
+sys.path.insert(0, str(ROOT / "tools"))
+from match import wilson_interval  # noqa: E402  (the match runner's, tested against Newcombe 1998)
 
 
-def wilson(wins, games, z=Z95):
-    """95% Wilson score interval of a win share."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (round(centre - half, 4), round(centre + half, 4))
+def wilson(wins, games):
+    """95% Wilson score interval of a win share, rounded for the report."""
+    low, high = wilson_interval(wins, games)
+    return (round(low, 4), round(high, 4))
 
 
 def run_match(args):

@@ -10,7 +10,8 @@ counts half. Prints JSON with the win rate of A and its 95% Wilson interval.
 """
 
 import json
-import math
+import pathlib
+import sys
 
 import click
 
@@ -19,16 +20,15 @@ from mcgo.search import Search
 from mcgo.search.decide import (estimate, judge, owner_from_sum, pick_move, score_without,
                                 should_resign)
 
-Z_95 = 1.959963984540054
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from match import wilson_interval  # noqa: E402  (the match runner's, tested against Newcombe 1998)
 
 
-def wilson(wins, n, z=Z_95):
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (round(centre - half, 3), round(centre + half, 3))
+def wilson(wins, games):
+    """95% Wilson score interval of a win share, rounded for the report."""
+    low, high = wilson_interval(wins, games)
+    return (round(low, 4), round(high, 4))
 
 
 def player(spec, seed):
