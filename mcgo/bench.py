@@ -124,8 +124,9 @@ def format_table(rows):
              f"{'moves/s':>11} {'moves/po':>9} {'B win':>6}"
     lines = [header, "-" * len(header)]
     for r in rows:
-        lines.append(f"{r['policy']:8} {r['size']:>3}x{r['size']:<2}"[:15].ljust(15)
-                     + f"{r['start']:8} {r['threads']:>3} {r['playouts_per_second']:>11,.0f} "
+        board = f"{r['size']}x{r['size']}"
+        lines.append(f"{r['policy']:8} {board:>5} {r['start']:8} {r['threads']:>3} "
+                     f"{r['playouts_per_second']:>11,.0f} "
                      f"{r['moves_per_second']:>11,.0f} {r['moves_per_playout']:>9.1f} "
                      f"{r['black_win_rate']:>6.3f}")
     return "\n".join(lines)
