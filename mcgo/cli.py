@@ -130,7 +130,10 @@ def engine_options(command):
                      help="Seconds per move (GTP time settings may shorten it). "
                           "Default 1 s when neither limit is given."),
         click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
-                     help="Search threads (root parallel)."),
+                     help="Search threads."),
+        click.option("--parallel", type=click.Choice(["tree", "root"]), default="tree",
+                     show_default=True,
+                     help="Threads share one tree (virtual loss) or grow one each."),
         click.option("--seed", type=int, default=0, show_default=True),
         click.option("--policy", type=click.Choice(PLAYOUT_POLICY_CHOICES), default="auto",
                      show_default=True, help="Playout policy."),
@@ -146,11 +149,12 @@ def engine_options(command):
     return command
 
 
-def make_engine(size, komi, playouts, seconds, threads, seed, policy, preset, resign,
+def make_engine(size, komi, playouts, seconds, threads, parallel, seed, policy, preset, resign,
                 max_memory, default_size, **extra):
     from .gtp.engine import Engine
     return Engine(size=size or default_size, komi=komi, preset=preset, policy=policy,
-                  threads=threads, seed=seed, playouts=playouts, seconds=seconds,
+                  threads=threads, parallel=parallel, seed=seed, playouts=playouts,
+                  seconds=seconds,
                   resign=resign, max_memory_mb=max_memory, **extra)
 
 

@@ -16,7 +16,6 @@ from mcgo.board import kernels as K
 from mcgo.search import Search
 from mcgo.search.decide import judge, owner_from_sum
 from mcgo.search.timecontrol import SAFETY_SECONDS, TimeControl
-from mcgo.search.tree import REFUSED
 
 TACTICS_PLAYOUTS = 2000
 
@@ -137,7 +136,7 @@ def test_a_full_tree_keeps_searching_without_expanding():
     search = Search(seed=1, policy="pattern", max_memory_mb=0.001)   # the minimum pool
     result = search.run(board, playouts=3000)
     assert result.simulations == 3000
-    assert search.workers[0].tree.state[REFUSED] > 0
+    assert search.workers[0].tree.refused > 0
     assert search.workers[0].tree.used <= search.workers[0].tree.capacity
 
 

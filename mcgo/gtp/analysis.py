@@ -68,8 +68,7 @@ def tree_text(search, result, size, top=7, depth=3, per_node=5, bonus_label=None
 
 def _deepest_tree(search, move):
     best = (None, -1, -1.0)
-    for w in search.workers or []:
-        t = w.tree
+    for t in search.trees:
         c = t.child_with_move(t.root, move)
         if c >= 0 and t.floats[VISITS, c] > best[2]:
             best = (t, c, t.floats[VISITS, c])

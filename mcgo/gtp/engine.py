@@ -22,6 +22,7 @@ from ..board.board import Board, IllegalMove
 from ..board.kernels import BLACK, PASS, WHITE
 from ..playout import ownership
 from ..search import STRONG, Search
+from ..search.search import DEFAULT_PARALLEL
 from ..search.decide import (estimate, judge, owner_from_sum, pick_move, result_text,
                              score_without, should_resign)
 from ..search.timecontrol import TimeControl
@@ -177,7 +178,7 @@ class Engine:
 
     def __init__(self, size=DEFAULT_SIZE, komi=DEFAULT_KOMI, preset=STRONG, policy="auto",
                  threads=1, seed=0, playouts=None, seconds=None, resign=DEFAULT_RESIGN,
-                 max_memory_mb=256, out=None, verbose=True):
+                 max_memory_mb=256, out=None, verbose=True, parallel=DEFAULT_PARALLEL):
         self.out = out if out is not None else sys.stdout
         self.playouts = playouts
         self.seconds = seconds
@@ -187,7 +188,7 @@ class Engine:
         self.threads = threads
         self.verbose = verbose
         self.search = Search(preset=preset, policy=policy, threads=threads, seed=seed,
-                             max_memory_mb=max_memory_mb)
+                             max_memory_mb=max_memory_mb, parallel=parallel)
         self.clock = TimeControl()
         self.opening_advisor = None
         self.last_labels = None

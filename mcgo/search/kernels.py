@@ -4,6 +4,17 @@ Nothing here allocates: the tree (``tree.py``) and the work arrays (a position c
 playout's scratch rows, owner map, move record, the path through the tree, the AMAF map)
 are made once in Python and passed in. ``run_simulations`` does a batch of simulations and
 returns; Python checks the clock and the stop conditions between batches.
+
+Tree parallel: several threads run these kernels on one tree at once, without locks, in the
+manner of Enzenberger and Mueller's lock-free search (2009). Each thread allocates nodes in
+its own region of the pool (its ``state`` row), writes a new node's children completely and
+only then publishes them through the parent's child count; two threads expanding the same
+node at once each allocate a block, and one of them wins (the children of a position are
+the same moves either way). Statistics are updated without locks: a lost update now and
+then costs a visit, never consistency. A *virtual loss* (``P_VIRTUAL_LOSS`` visits without
+wins) is put on every node of the path on the way down and taken back on the way up, so
+that threads searching at the same time spread over different lines. A thread checks that a
+tree move is legal before playing it, so even a torn read cannot corrupt its position.
 """
 
 import math
@@ -15,11 +26,11 @@ from ..jit import kernel
 from ..playout.common import RECORD_COLORS, is_true_eye, random_below
 from ..playout.dispatch import run_playout
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_POLICY,
-                      P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES)
+                      P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES, P_VIRTUAL_LOSS)
 from .priors import set_priors
-from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, MOVE, NEXT_FREE,
-                   NUM_CHILDREN, PARENT, PRIOR_VISITS, PRIOR_WINS, REFUSED, ROOT, VISITS,
-                   WINS)
+from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT, MOVE,
+                   NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS, PRIOR_WINS, REFUSED, ROOT,
+                   VISITS, WINS)
 
 NEG_INF = -1e300
 
@@ -38,10 +49,11 @@ def clear_node(ints, floats, n, move, parent):
 @kernel
 def expand(ints, floats, state, params, node, pts, info, pat3, rng):
     """Give ``node`` (whose position is ``pts, info``) one child per legal move and pass, in
-    random order, with priors if the preset uses them. False when the pool is full."""
+    random order, with priors if the preset uses them, in this thread's region of the pool.
+    False when the region is full."""
     n_empty = info[NEMPTY]
     first = state[NEXT_FREE]
-    if first + n_empty + 1 > ints.shape[1]:
+    if first + n_empty + 1 > state[LIMIT]:
         state[REFUSED] += 1
         return False
     color = info[TO_MOVE]
@@ -66,9 +78,10 @@ def expand(ints, floats, state, params, node, pts, info, pat3, rng):
         ints[MOVE, first + j] = tmp
     if params[P_PRIORS] != 0.0:
         set_priors(ints[MOVE], floats, first, count, pts, info, pat3, color)
+    state[NEXT_FREE] = first + count
+    # Publish last: another thread sees the children only once they are complete.
     ints[FIRST_CHILD, node] = first
     ints[NUM_CHILDREN, node] = count
-    state[NEXT_FREE] = first + count
     return True
 
 
@@ -119,12 +132,14 @@ def mover_of_depth(root_to_move, d):
 @kernel
 def backup(ints, floats, params, path, depth, root_to_move, black_result, record, n_record,
            amaf_color):
-    """Add the result to every node of the path, and (RAVE) to the AMAF statistics of every
-    child of a path node whose move its player made first later in the simulation."""
+    """Add the result to every node of the path (whose visit the virtual loss has partly
+    counted already), and (RAVE) to the AMAF statistics of every child of a path node whose
+    move its player made first later in the simulation."""
+    visit = 1.0 - params[P_VIRTUAL_LOSS]
     for d in range(depth + 1):
         node = path[d]
         mover = mover_of_depth(root_to_move, d) if d > 0 else 3 - root_to_move
-        floats[VISITS, node] += 1.0
+        floats[VISITS, node] += visit
         floats[WINS, node] += black_result if mover == BLACK else 1.0 - black_result
     if params[P_RAVE] == 0.0:
         return
@@ -169,19 +184,26 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
     root = state[ROOT]
     root_to_move = info0[TO_MOVE]
     expand_after = params[P_EXPAND_AFTER]
+    virtual_loss = params[P_VIRTUAL_LOSS]
     node = root
     path[0] = root
+    floats[VISITS, root] += virtual_loss
     depth = 0
     while info[PASSES] < 2 and depth + 1 < path.shape[0]:
         if ints[NUM_CHILDREN, node] == 0:
-            if node != root and floats[VISITS, node] < expand_after:
+            # This simulation's own virtual loss is not a visit yet.
+            if node != root and floats[VISITS, node] - virtual_loss < expand_after:
                 break
             if not expand(ints, floats, state, params, node, pts, info, pat3, rng):
                 break
         child = select_child(ints, floats, params, node)
         if child < 0:
             break
-        play_legal(pts, info, zob, ints[MOVE, child], info[TO_MOVE])
+        move = ints[MOVE, child]
+        if move != PASS and legality(pts, info, move, info[TO_MOVE]) != LEGAL:
+            break       # a torn read of a node another thread is writing
+        play_legal(pts, info, zob, move, info[TO_MOVE])
+        floats[VISITS, child] += virtual_loss
         depth += 1
         path[depth] = child
         node = child

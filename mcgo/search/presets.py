@@ -25,6 +25,7 @@ P_KOMI = 5
 P_POLICY = 6          # playout policy number (mcgo.playout.dispatch)
 P_SKIP_EYES = 7       # 1: never search filling one's own true eye
 P_FIRST_PLAY = 8      # value of an unvisited child without priors
+P_VIRTUAL_LOSS = 9    # visits without wins put on a path while a thread plays it out
 NPARAMS = 10
 
 THESIS = "thesis"
@@ -34,10 +35,10 @@ PRESETS = (STRONG, THESIS)
 SETTINGS = {
     THESIS: dict(exploration=math.sqrt(1.0 / 5.0), rave=0, rave_equiv=0.0, priors=0,
                  expand_after=1, skip_eyes=0, first_play=1e9,
-                 final_by="winrate", reuse_tree=False),
+                 final_by="winrate", reuse_tree=False, virtual_loss=1.0),
     STRONG: dict(exploration=0.0, rave=1, rave_equiv=1000.0, priors=1,
                  expand_after=2, skip_eyes=1, first_play=1.0,
-                 final_by="visits", reuse_tree=True),
+                 final_by="visits", reuse_tree=True, virtual_loss=1.0),
 }
 
 
@@ -48,9 +49,10 @@ def settings(preset):
         raise ValueError(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}") from None
 
 
-def parameter_vector(preset, komi, policy, **overrides):
+def parameter_vector(preset, komi, policy, shared_tree=False, **overrides):
     """The float64 vector the search kernels read, for ``preset`` with some settings
-    replaced (for experiments: ``exploration=0.1``...)."""
+    replaced (for experiments: ``exploration=0.1``...). The virtual loss is used only when
+    threads share a tree (``shared_tree``)."""
     s = settings(preset)
     s.update(overrides)
     params = np.zeros(NPARAMS, dtype=np.float64)
@@ -63,4 +65,5 @@ def parameter_vector(preset, komi, policy, **overrides):
     params[P_POLICY] = policy
     params[P_SKIP_EYES] = s["skip_eyes"]
     params[P_FIRST_PLAY] = s["first_play"]
+    params[P_VIRTUAL_LOSS] = s["virtual_loss"] if shared_tree else 0.0
     return params

@@ -7,10 +7,15 @@
 >>> result.simulations >= 300, result.best_move != mcgo.Board.PASS
 (True, True)
 
-Threads are *root parallel*: each thread grows its own tree from the same position with its
-own random stream, and the root statistics are summed when the search stops. Nothing is
-shared between threads while they run, so there is no race (Numba kernels release the GIL,
-so the threads really run at once).
+Threads run in one of two ways (Numba kernels release the GIL, so they really run at once):
+
+* ``parallel="tree"``: all threads grow one tree, lock-free, with a virtual loss on the
+  lines being played out (see :mod:`.kernels`);
+* ``parallel="root"``: each thread grows its own tree from the same position with its own
+  random stream, and the root statistics are summed when the search stops.
+
+>>> Search(threads=2, parallel="tree", seed=1).run(board, playouts=300).simulations >= 300
+True
 
 The case-base bonus: ``run(..., root_bonus=array)`` takes a float per internal point index
 (0 where no bonus); it is added to a root child's value in selection and in the final
@@ -30,7 +35,8 @@ from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.fill_policy import SCRATCH_ROWS
 from . import kernels
 from .presets import STRONG, parameter_vector, settings
-from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS, ROOT, VISITS, WINS, Tree, capacity_for)
+from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
+                   VISITS, WINS, Tree, capacity_for)
 
 DEFAULT_MEMORY_MB = 256
 BATCH = 16                  # simulations per kernel call between clock checks
@@ -38,6 +44,8 @@ REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than th
 MAX_DEPTH = 512             # path array length (the tree never gets near it)
 EARLY_STOP_AFTER = 0.25     # consider stopping early after this part of the time budget
 LCB_Z = 1.96                # lower confidence bound for analysis output
+PARALLEL_MODES = ("tree", "root")
+DEFAULT_PARALLEL = "tree"
 
 
 @dataclass
@@ -102,11 +110,12 @@ class SearchResult:
 
 
 class Worker:
-    """One thread's tree and work arrays."""
+    """One thread's work arrays, and the tree and region of it where the thread allocates."""
 
-    def __init__(self, size, capacity, seed):
+    def __init__(self, size, tree, region, seed):
         w = size + 2
-        self.tree = Tree(capacity)
+        self.tree = tree
+        self.state = tree.state[region]
         self.pts = np.zeros((9, w * w), dtype=np.int32)
         self.info = np.zeros(16, dtype=np.int64)
         self.scratch = np.zeros((SCRATCH_ROWS, w * w), dtype=np.int32)
@@ -121,7 +130,7 @@ class Worker:
 
     def run(self, params, board, n):
         t = self.tree
-        moves = kernels.run_simulations(t.ints, t.floats, t.state, params, board.pts,
+        moves = kernels.run_simulations(t.ints, t.floats, self.state, params, board.pts,
                                         board.root_info,
                                         board.zob, shape_table(), self.pts, self.info,
                                         self.scratch, self.owner, self.record, self.amaf,
@@ -134,7 +143,10 @@ class Search:
     """A UCT searcher for one engine: keeps its trees between moves (``strong``)."""
 
     def __init__(self, preset=STRONG, policy="auto", threads=1, seed=0,
-                 max_memory_mb=DEFAULT_MEMORY_MB, **overrides):
+                 max_memory_mb=DEFAULT_MEMORY_MB, parallel=DEFAULT_PARALLEL, **overrides):
+        if parallel not in PARALLEL_MODES:
+            raise ValueError(f"unknown parallel mode {parallel!r}; choose from "
+                             f"{', '.join(PARALLEL_MODES)}")
         self.preset = preset
         self.settings = settings(preset)
         self.settings.update(overrides)
@@ -142,6 +154,7 @@ class Search:
         self.policy = policy
         self.policy_number = policy_id(policy)
         self.threads = max(1, int(threads))
+        self.parallel = parallel
         self.seed = seed
         self.max_memory_mb = max_memory_mb
         self.workers = None
@@ -160,20 +173,37 @@ class Search:
         """Forget the trees (new game, new seed)."""
         self.workers = None
 
+    @property
+    def shared_tree(self):
+        return self.parallel == "tree" and self.threads > 1
+
+    @property
+    def trees(self):
+        """The distinct trees (one when the threads share it)."""
+        if not self.workers:
+            return []
+        return [self.workers[0].tree] if self.shared_tree else [w.tree for w in self.workers]
+
+    def _make_workers(self, size):
+        seeds = [thread_seed(self.seed, i) for i in range(self.threads)]
+        if self.shared_tree:
+            tree = Tree(capacity_for(self.max_memory_mb), regions=self.threads)
+            return [Worker(size, tree, i, seeds[i]) for i in range(self.threads)]
+        capacity = capacity_for(self.max_memory_mb / self.threads)
+        return [Worker(size, Tree(capacity), 0, seeds[i]) for i in range(self.threads)]
+
     def _prepare(self, board):
         key = (board.size, board.komi)
         if self.workers is None or self._key != key:
-            capacity = capacity_for(self.max_memory_mb / self.threads)
-            self.workers = [Worker(board.size, capacity, thread_seed(self.seed, i))
-                            for i in range(self.threads)]
+            self.workers = self._make_workers(board.size)
             self._key = key
             self._root_moves = None
         reused = False
         if self.settings["reuse_tree"] and self._root_moves is not None:
-            reused = all(self._descend(w.tree, board) for w in self.workers)
+            reused = all(self._descend(t, board) for t in self.trees)
         if not reused:
-            for w in self.workers:
-                w.tree.reset()
+            for t in self.trees:
+                t.reset()
         self._root_moves = list(board.moves)
         self._root_to_move = board.to_move
         return reused
@@ -187,7 +217,7 @@ class Search:
         old = self._root_moves
         if len(board.moves) < len(old) or board.moves[:len(old)] != old:
             return False
-        if tree.used > REUSE_LIMIT * tree.capacity:
+        if tree.fullest > REUSE_LIMIT:
             return False
         node = tree.root
         expected = self._root_to_move
@@ -200,14 +230,13 @@ class Search:
             expected = 3 - expected
         if board.to_move != expected:
             return False
-        tree.state[ROOT] = node
+        tree.set_root(node)
         return True
 
     def _prepare_root(self, board, params, bonus):
         """Expand each root, hide moves the real game forbids, set the bonus."""
-        for w in self.workers:
-            t = w.tree
-            kernels.expand_root(t.ints, t.floats, t.state, params, board.pts, board.root_info,
+        for t, w in zip(self.trees, self.workers):
+            kernels.expand_root(t.ints, t.floats, w.state, params, board.pts, board.root_info,
                                 w.pts, w.info, shape_table(), w.rng)
             for c in t.children(t.root):
                 move = int(t.ints[MOVE, c])
@@ -223,7 +252,8 @@ class Search:
         every ``progress_interval`` seconds. Returns a :class:`SearchResult`."""
         if playouts is None and seconds is None and stop is None:
             raise ValueError("a search needs playouts, seconds or a stop event")
-        params = parameter_vector(self.preset, board.komi, self.policy_number, **self.overrides)
+        params = parameter_vector(self.preset, board.komi, self.policy_number,
+                                  shared_tree=self.shared_tree, **self.overrides)
         if root_bonus is not None:
             root_bonus = np.asarray(root_bonus, dtype=np.float64)
             if root_bonus.shape != (board.pts.shape[1],):
@@ -278,8 +308,7 @@ class Search:
     def root_stats(self, board):
         """The root moves' statistics summed over the threads, most visited first."""
         merged = {}
-        for w in self.workers:
-            t = w.tree
+        for t in self.trees:
             for c in t.children(t.root):
                 if t.ints[BLOCKED, c]:
                     continue
@@ -300,8 +329,7 @@ class Search:
     def principal_variation(self, move, limit=20):
         """The most visited line after ``move``, from the tree that searched it most."""
         best_tree, best_node, best_visits = None, -1, -1.0
-        for w in self.workers:
-            t = w.tree
+        for t in self.trees:
             c = t.child_with_move(t.root, move)
             if c >= 0 and t.floats[VISITS, c] > best_visits:
                 best_tree, best_node, best_visits = t, c, t.floats[VISITS, c]
@@ -318,7 +346,7 @@ class Search:
         moves = self.root_stats(board)
         sims = sum(w.simulations for w in self.workers)
         owner_sum = np.sum([w.owner_sum for w in self.workers], axis=0)
-        root_visits = sum(float(w.tree.floats[VISITS, w.tree.root]) for w in self.workers)
+        root_visits = sum(float(t.floats[VISITS, t.root]) for t in self.trees)
         return SearchResult(self.choose(moves), moves, sims, sum(w.moves for w in self.workers),
                             seconds, cpu, root_visits, owner_sum)
 

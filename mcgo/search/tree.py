@@ -11,9 +11,13 @@ Node ``n`` is column ``n`` of two arrays:
 
 Wins count from the side of the player who made the node's move (so a parent picks the
 child with the most wins for itself), a jigo as half a win. The children of a node sit next
-to each other, allocated in one block when the node is expanded; ``state`` (int64) holds
-the root and the first free column. When the pool is full the search keeps running
-without expanding.
+to each other, allocated in one block when the node is expanded. When the pool is full the
+search keeps running without expanding.
+
+``state`` (int64, one row per *region*) holds the root, the first free column of the region
+and its end. A tree searched by several threads at once (tree parallel) has a region per
+thread, so that each thread allocates nodes without locks; one searched by a single thread
+has a single region. The kernels take one row.
 """
 
 import numpy as np
@@ -36,10 +40,11 @@ PRIOR_WINS = 5
 BONUS = 6
 NF_ROWS = 7
 
-# Slots of ``state``.
+# Slots of a ``state`` row.
 ROOT = 0
 NEXT_FREE = 1
-REFUSED = 2        # expansions refused because the pool was full
+REFUSED = 2        # expansions refused because the region was full
+LIMIT = 3          # end of the region (one past its last column)
 NSTATE = 4
 
 BYTES_PER_NODE = NI_ROWS * 4 + NF_ROWS * 8
@@ -52,30 +57,53 @@ def capacity_for(megabytes):
 
 
 class Tree:
-    """One node pool. ``reset`` makes it a lone root; NumPy allocates lazily, so a big pool
-    costs memory only as the search fills it."""
+    """One node pool, split into ``regions`` allocation regions. ``reset`` makes it a lone
+    root; NumPy allocates lazily, so a big pool costs memory only as the search fills it."""
 
-    def __init__(self, capacity):
+    def __init__(self, capacity, regions=1):
         self.capacity = int(capacity)
+        self.regions = int(regions)
         self.ints = np.zeros((NI_ROWS, self.capacity), dtype=np.int32)
         self.floats = np.zeros((NF_ROWS, self.capacity), dtype=np.float64)
-        self.state = np.zeros(NSTATE, dtype=np.int64)
+        self.state = np.zeros((self.regions, NSTATE), dtype=np.int64)
         self.reset()
+
+    def region_start(self, r):
+        # Column 0 is the first root, outside every region's allocations.
+        return max(1, r * self.capacity // self.regions)
 
     def reset(self):
         self.ints[:, 0] = (0, -1, 0, 0, 0)
         self.floats[:, 0] = 0.0
         self.state[:] = 0
-        self.state[ROOT] = 0
-        self.state[NEXT_FREE] = 1
+        for r in range(self.regions):
+            self.state[r, NEXT_FREE] = self.region_start(r)
+            self.state[r, LIMIT] = (r + 1) * self.capacity // self.regions
+        self.set_root(0)
+
+    def set_root(self, node):
+        self.state[:, ROOT] = node
 
     @property
     def root(self):
-        return int(self.state[ROOT])
+        return int(self.state[0, ROOT])
 
     @property
     def used(self):
-        return int(self.state[NEXT_FREE])
+        """Columns in use, the first root's included."""
+        return 1 + sum(int(self.state[r, NEXT_FREE]) - self.region_start(r)
+                       for r in range(self.regions))
+
+    @property
+    def refused(self):
+        return int(self.state[:, REFUSED].sum())
+
+    @property
+    def fullest(self):
+        """The largest part of any region in use (0 to 1)."""
+        return max((int(self.state[r, NEXT_FREE]) - self.region_start(r))
+                   / max(1, int(self.state[r, LIMIT]) - self.region_start(r))
+                   for r in range(self.regions))
 
     def children(self, node):
         """Column indices of a node's children."""
