@@ -29,10 +29,10 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mcgo.board import BLACK, PASS, Board  # noqa: E402
+from mcgo.board import PASS  # noqa: E402
 from mcgo.board.coords import point, row_col  # noqa: E402
 from mcgo.board.kernels import COLOR, EMPTY  # noqa: E402
-from mcgo.casebase import CaseBase, DEFAULT_THRESHOLD, DEFAULT_TOP_K  # noqa: E402
+from mcgo.casebase import CaseBase, DEFAULT_TOP_K  # noqa: E402
 from mcgo.casebase.advisor import default_casebase_path  # noqa: E402
 from mcgo.casebase.base import game_name  # noqa: E402
 from mcgo.casebase.build import IndexedGame, index_game  # noqa: E402,F401

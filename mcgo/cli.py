@@ -1,6 +1,7 @@
 """The ``mcgo`` command: a click group that each part of the engine adds its command to."""
 
 import json
+import os
 import sys
 
 import click
@@ -185,11 +186,21 @@ def gtp(quiet, casebase, casebase_moves, **options):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
-    engine = make_engine(default_size=19, verbose=not quiet, **options)
-    engine.opening_advisor = make_opening_advisor(casebase, casebase_moves, quiet)
+    from .gtp.protocol import serve_while_starting
+
+    if casebase not in ("none", "default") and not os.path.isfile(casebase):
+        # Said at once; the engine (and the case base) load after the first commands.
+        raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
+
+    def start_engine():
+        engine = make_engine(default_size=19, verbose=not quiet, **options)
+        engine.opening_advisor = make_opening_advisor(casebase, casebase_moves, quiet)
+        engine.warm_up()
+        return engine
+
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     try:
-        engine.serve(stdin)
+        serve_while_starting(start_engine, stdin, sys.stdout)
     except KeyboardInterrupt:
         pass
 

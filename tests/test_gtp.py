@@ -411,6 +411,23 @@ def test_process_survives_garbage_and_quits_cleanly():
         assert RESPONSE.match(block), block
 
 
+def test_first_commands_answered_during_start_up_match_the_engines_answers(gtp):
+    # mcgo gtp answers identity commands and quit while its engine starts in the background;
+    # the replies must be the ones the engine gives, with ids, and nothing after quit.
+    lines = ["1 protocol_version", "name", "  2 version # comment", "", "3 name extra"]
+    expected = "".join(gtp.raw(line) for line in lines) + "=4\n\n"
+    proc = run_gtp(("\n".join(lines) + "\n4 quit\n5 name\n").encode())
+    assert proc.returncode == 0
+    assert proc.stdout.decode() == expected
+    assert expected.startswith("=1 2\n\n= mcgo\n\n=2 " + mcgo.__version__ + "\n\n")
+
+
+def test_a_missing_case_base_file_is_refused_before_any_answer():
+    proc = run_gtp(b"name\n", "--casebase", "/no/such/file.mcgocb")
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert b"no case base file /no/such/file.mcgocb" in proc.stderr
+
+
 def test_lz_analyze_streams_until_the_next_command():
     script = b"boardsize 9\n9 lz-analyze b 10\n"
     proc = subprocess.Popen([sys.executable, "-m", "mcgo", "gtp", "--playouts", "100"],

@@ -35,9 +35,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
-from mcgo import BLACK, WHITE, Board, CoordinateError, IllegalMove  # noqa: E402
+from mcgo import BLACK, WHITE, Board, CoordinateError  # noqa: E402
 from mcgo.board import coords  # noqa: E402
-from mcgo.gtp.controller import (GtpEngine, GtpEngineDied, GtpError, GtpFailure,  # noqa: E402
+from mcgo.gtp.controller import (GtpEngine, GtpEngineDied, GtpFailure,  # noqa: E402
                                  GtpProtocolError, GtpTimeout)
 
 GNUGO = shutil.which("gnugo") or "/usr/games/gnugo"

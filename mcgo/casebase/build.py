@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..board import PASS
-from ..sgf import ReplayError, SgfError, read_games, replay
+from ..sgf import SgfError, read_games, replay
 from .base import DEFAULT_MAX_MOVES, CaseBase, game_name
 from .encoder import PositionEncoder
 from .influence import DEFAULT_THRESHOLD, FLOW_STEPS

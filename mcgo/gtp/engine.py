@@ -27,9 +27,9 @@ from ..search.decide import (estimate, judge, owner_from_sum, pick_move, result_
                              score_without, should_resign)
 from ..search.timecontrol import TimeControl
 from . import analysis
+from .protocol import (NAME, PROTOCOL_VERSION, GtpError, Quit, format_reply, is_number, log,
+                       need, parse_float, parse_int, preprocess, split_command)
 
-NAME = "mcgo"
-PROTOCOL_VERSION = "2"
 DEFAULT_SIZE = 19
 DEFAULT_KOMI = 7.5
 DEFAULT_SECONDS = 1.0          # thinking time when no limit and no time control is given
@@ -38,49 +38,12 @@ ANALYZE_INTERVAL = 1.0         # seconds between lz-analyze lines when none is g
 OWNERSHIP_PLAYOUTS = 1000
 STREAMING = object()           # a handler that wrote its own answer
 MAX_STATUS_PLAYOUTS = 2000
+WARM_UP_SIZE = 9
+WARM_UP_PLAYOUTS = 32
 HANDICAP_MIN_SIZE = 7
 MAX_SGF_BYTES = 16 * 1024 * 1024  # loadsgf refuses bigger files (and devices, fifos)
 COLOR_WORDS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 COLOR_LETTER = {BLACK: "b", WHITE: "w"}
-
-
-class GtpError(Exception):
-    """A command failed; the message is the text after ``?``."""
-
-
-class Quit(Exception):
-    """``quit``: answer, then leave the loop."""
-
-
-def log(*parts):
-    print(*parts, file=sys.stderr, flush=True)
-
-
-# --------------------------------------------------------------------------- parsing
-def preprocess(line):
-    """GTP 2 section 3.1: drop control characters except HT and LF, turn HT into a space,
-    cut a ``#`` comment, strip; return the remaining text ('' for nothing)."""
-    line = "".join(" " if ch == "\t" else ch for ch in line
-                   if ch == "\t" or ch == "\n" or not (ord(ch) < 32 or ord(ch) == 127))
-    if "#" in line:
-        line = line[:line.index("#")]
-    return line.strip()
-
-
-def split_command(text):
-    """``(id, name, args)``: the id is the leading number if there is one, else ''."""
-    words = text.split()
-    ident = ""
-    if words and is_number(words[0]):
-        ident = words.pop(0)
-    if not words:
-        return ident, "", []
-    return ident, words[0], words[1:]
-
-
-def is_number(word):
-    """ASCII digits only: ``str.isdigit`` also accepts superscripts and other scripts."""
-    return word.isascii() and word.isdigit()
 
 
 def parse_color(word):
@@ -88,28 +51,6 @@ def parse_color(word):
         return COLOR_WORDS[word.lower()]
     except KeyError:
         raise GtpError("invalid color") from None
-
-
-def parse_int(word, what="syntax error"):
-    try:
-        return int(word)
-    except ValueError:
-        raise GtpError(what) from None
-
-
-def parse_float(word):
-    try:
-        value = float(word)
-    except ValueError:
-        raise GtpError("syntax error") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise GtpError("syntax error")
-    return value
-
-
-def need(args, n, at_most=None):
-    if len(args) < n or (at_most is not None and len(args) > at_most):
-        raise GtpError("syntax error")
 
 
 # --------------------------------------------------------------------------- handicap
@@ -196,6 +137,15 @@ class Engine:
         self._analysis = None
         self._new_board(size, komi)
 
+    def warm_up(self):
+        """Load the search and scoring kernels now (compile them, with a cold Numba cache),
+        so that the first ``genmove`` spends its time searching. Kernels do not depend on the
+        board size, so a small board does."""
+        board = Board(WARM_UP_SIZE, komi=self.board.komi)
+        Search(preset=self.search.preset, policy=self.policy, seed=self.seed,
+               parallel=self.search.parallel).run(board, playouts=WARM_UP_PLAYOUTS)
+        estimate(board, playouts=WARM_UP_PLAYOUTS, policy="pattern", seed=self.seed)
+
     # ------------------------------------------------------------ game state
     def _new_board(self, size, komi):
         self.board = Board(size, komi=komi)
@@ -255,7 +205,7 @@ class Engine:
         except Exception as e:  # noqa: BLE001 - report, never die
             log(f"internal error in {name!r}: {e!r}\n{traceback.format_exc()}")
             reply = f"?{ident} internal error: {type(e).__name__}"
-        self.write(reply.replace("\n\n", "\n \n") + "\n\n")
+        self.write(format_reply(reply))
         return keep_going
 
     # ------------------------------------------------------------ GTP 2 core
