@@ -1,6 +1,7 @@
 """Simulations per second of the UCT search (issue 5), beside the raw playout rate.
 
-For each board size and thread count: the strong preset with pattern playouts searches the
+For each board size, thread count and way of sharing the work between threads (one tree
+with virtual loss, or a tree per thread; see ``mcgo.search``): the strong preset with pattern playouts searches the
 empty board for ``--seconds`` (no early stop), and ``mcgo.bench.run_bench`` measures the raw
 pattern playouts in the same run, so the ratio is fair on a shared machine. Rates are given
 per wall second and per CPU second of the process (robust to other processes' load).
@@ -22,15 +23,17 @@ from mcgo.search import Search
 FIRST_MOVE_SIMULATIONS = 10_000
 
 
-def search_rate(size, threads, seconds, seed):
+def search_rate(size, threads, parallel, seconds, seed):
     board = mcgo.Board(size, komi=7.5 if size == 19 else 7.0)
-    search = Search(preset="strong", policy="pattern", threads=threads, seed=seed)
+    search = Search(preset="strong", policy="pattern", threads=threads, seed=seed,
+                    parallel=parallel)
     search.run(board, playouts=200)                     # compile or load, allocate
     search.clear()
     cpu0 = time.process_time()
     result = search.run(board, seconds=seconds, early_stop=False)
     cpu = time.process_time() - cpu0
-    return dict(size=size, threads=threads, simulations=result.simulations,
+    return dict(size=size, threads=threads, parallel=parallel if threads > 1 else "-",
+                simulations=result.simulations,
                 seconds=round(result.seconds, 3), cpu_seconds=round(cpu, 3),
                 simulations_per_second=round(result.simulations / result.seconds, 1),
                 simulations_per_cpu_second=round(result.simulations / max(cpu, 1e-9), 1),
@@ -52,19 +55,23 @@ def first_move(seed):
 @click.option("--seconds", type=float, default=5.0, show_default=True)
 @click.option("--size", "sizes", multiple=True, type=int, default=[9, 19])
 @click.option("--threads", "thread_counts", multiple=True, type=int, default=[1, 2])
+@click.option("--parallel", "modes", multiple=True, type=click.Choice(["tree", "root"]),
+              default=["tree", "root"], help="Ways of using several threads.")
 @click.option("--seed", type=int, default=1)
 @click.option("--json", "as_json", is_flag=True)
-def main(seconds, sizes, thread_counts, seed, as_json):
+def main(seconds, sizes, thread_counts, modes, seed, as_json):
     rows = []
     for size in sizes:
         for threads in thread_counts:
-            row = search_rate(size, threads, seconds, seed)
             raw = run_bench("pattern", size, seconds, threads, "empty", seed)
-            row["raw_playouts_per_second"] = raw["playouts_per_second"]
-            row["raw_playouts_per_cpu_second"] = raw["playouts_per_cpu_second"] / threads
-            row["tree_over_raw_cpu"] = round(row["simulations_per_cpu_second"]
-                                             / max(row["raw_playouts_per_cpu_second"], 1e-9), 3)
-            rows.append(row)
+            for parallel in modes if threads > 1 else modes[:1]:
+                row = search_rate(size, threads, parallel, seconds, seed)
+                row["raw_playouts_per_second"] = raw["playouts_per_second"]
+                row["raw_playouts_per_cpu_second"] = raw["playouts_per_cpu_second"] / threads
+                row["tree_over_raw_cpu"] = round(
+                    row["simulations_per_cpu_second"]
+                    / max(row["raw_playouts_per_cpu_second"], 1e-9), 3)
+                rows.append(row)
     first = first_move(seed)
     load = os.getloadavg()
     report = dict(machine=machine_facts(), load_average=[round(x, 2) for x in load],
@@ -73,9 +80,11 @@ def main(seconds, sizes, thread_counts, seed, as_json):
         print(json.dumps(report, indent=2))
         return
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    print(f"{'size':>4} {'thr':>3} {'sims/s':>9} {'sims/cpu-s':>10} {'raw/cpu-s':>10} {'ratio':>6}")
+    print(f"{'size':>4} {'thr':>3} {'mode':>4} {'sims/s':>9} {'sims/cpu-s':>10} "
+          f"{'raw/cpu-s':>10} {'ratio':>6}")
     for r in rows:
-        print(f"{r['size']:>4} {r['threads']:>3} {r['simulations_per_second']:>9.0f} "
+        print(f"{r['size']:>4} {r['threads']:>3} {r['parallel']:>4} "
+              f"{r['simulations_per_second']:>9.0f} "
               f"{r['simulations_per_cpu_second']:>10.0f} {r['raw_playouts_per_cpu_second']:>10.0f} "
               f"{r['tree_over_raw_cpu']:>6.2f}")
     print(f"10,000 simulations of the first 9x9 move: {first['seconds']} s wall, "
