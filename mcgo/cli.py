@@ -206,6 +206,22 @@ def gtp(quiet, casebase, casebase_moves, **options):
 
 
 @main.command()
+def warmup():
+    """Compile every kernel into Numba's cache now (after installing), so that the first
+    game does not spend its first minute compiling."""
+    import io
+    import time
+
+    from .gtp.engine import Engine
+
+    start = time.perf_counter()
+    engine = Engine(size=19, out=io.StringIO(), verbose=False)
+    engine.opening_advisor = make_opening_advisor("default", 20, quiet=True)
+    engine.warm_up()
+    click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")
+
+
+@main.command()
 @engine_options
 @click.option("--color", type=click.Choice(["black", "white"]), default="black",
               show_default=True, help="Your colour.")

@@ -422,6 +422,13 @@ def test_first_commands_answered_during_start_up_match_the_engines_answers(gtp):
     assert expected.startswith("=1 2\n\n= mcgo\n\n=2 " + mcgo.__version__ + "\n\n")
 
 
+def test_warmup_command_loads_every_kernel():
+    proc = subprocess.run([sys.executable, "-m", "mcgo", "warmup"], capture_output=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert re.fullmatch(rb"kernels ready in \d+\.\d s\n", proc.stdout)
+
+
 def test_a_missing_case_base_file_is_refused_before_any_answer():
     proc = run_gtp(b"name\n", "--casebase", "/no/such/file.mcgocb")
     assert proc.returncode == 2 and proc.stdout == b""

@@ -25,3 +25,4 @@ else
 fi
 
 python -m pip install -q -e '.[test]'
+python -m mcgo warmup      # compile the Numba kernels once, into the cache

@@ -14,6 +14,7 @@ indices (or None for no bonus), ``labels`` a dict point -> text shown by ``mcgo-
 import os
 import sys
 import threading
+import time
 import traceback
 
 from .. import __version__
@@ -40,6 +41,7 @@ STREAMING = object()           # a handler that wrote its own answer
 MAX_STATUS_PLAYOUTS = 2000
 WARM_UP_SIZE = 9
 WARM_UP_PLAYOUTS = 32
+SLOW_WARM_UP = 5.0             # seconds: a warm-up this slow compiled (a cold cache)
 HANDICAP_MIN_SIZE = 7
 MAX_SGF_BYTES = 16 * 1024 * 1024  # loadsgf refuses bigger files (and devices, fifos)
 COLOR_WORDS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
@@ -141,10 +143,17 @@ class Engine:
         """Load the search and scoring kernels now (compile them, with a cold Numba cache),
         so that the first ``genmove`` spends its time searching. Kernels do not depend on the
         board size, so a small board does."""
+        start = time.perf_counter()
         board = Board(WARM_UP_SIZE, komi=self.board.komi)
         Search(preset=self.search.preset, policy=self.policy, seed=self.seed,
                parallel=self.search.parallel).run(board, playouts=WARM_UP_PLAYOUTS)
         estimate(board, playouts=WARM_UP_PLAYOUTS, policy="pattern", seed=self.seed)
+        if self.opening_advisor is not None:
+            self.opening_advisor.advise(Board(self.opening_advisor.casebase.size))
+        seconds = time.perf_counter() - start
+        if self.verbose and seconds > SLOW_WARM_UP:
+            log(f"kernels compiled in {seconds:.0f} s (kept in Numba's cache for next time)")
+        return seconds
 
     # ------------------------------------------------------------ game state
     def _new_board(self, size, komi):
