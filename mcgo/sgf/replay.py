@@ -25,7 +25,7 @@ mcgo.sgf.replay.ReplayError: <bytes> game 1: move 4 (white E5) is illegal: occup
 (7.0, True, True)
 """
 
-from ..board import Board, IllegalMove, color_name, coords
+from ..board import BLACK, WHITE, Board, IllegalMove, color_name, coords  # noqa: F401 (doctests)
 from .record import SgfError
 
 
