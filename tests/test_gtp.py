@@ -352,27 +352,13 @@ FINISHED = {
 }
 
 
-def load_rows(engine, rows, komi):
-    size = len(rows)
-    engine.send(f"boardsize {size}")
-    engine.send("clear_board")
-    engine.send(f"komi {komi}")
-    for i, line in enumerate(rows):
-        for col, ch in enumerate(line.split()):
-            if ch in "XO":
-                v = coords.to_gtp(coords.point(size - 1 - i, col, size), size)
-                engine.send(f"play {'b' if ch == 'X' else 'w'} {v}")
-
-
 @pytest.mark.parametrize("passes", [0, 2])
 @pytest.mark.parametrize("name", sorted(FINISHED))
-def test_final_score_and_dead_stones_agree_with_gnugo(gnugo, name, passes):
+def test_final_score_and_dead_stones_agree_with_gnugo(gnugo, load_rows, name, passes):
     rows, komi = FINISHED[name]
     ours = Session(size=9, komi=komi, seed=1)
     for engine in (ours, gnugo):
-        load_rows(engine, rows, komi)
-        for color in "bw"[:passes]:          # a game that ended by two passes
-            engine.send(f"play {color} pass")
+        load_rows(engine, rows, komi, passes)   # 2: a game that ended by two passes
     assert ours.send("final_score") == gnugo.send("final_score").replace(".0", "")
     for status in ("dead", "alive"):
         mine = sorted(ours.send(f"final_status_list {status}").split())
@@ -459,7 +445,7 @@ def test_lz_analyze_streams_until_the_next_command():
     assert "\n\n=10 mcgo\n\n" in text
 
 
-def test_kgs_genmove_cleanup_removes_dead_stones_before_passing():
+def test_kgs_genmove_cleanup_removes_dead_stones_before_passing(load_rows):
     rows, komi = FINISHED["dead stones"]
     ours = Session(size=9, komi=komi, seed=1, playouts=1000)
     load_rows(ours, rows, komi)

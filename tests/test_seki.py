@@ -135,21 +135,6 @@ def gnugo(gnugo_command):
         yield engine
 
 
-def play_rows(engine, rows, komi):
-    """The position of text rows (top first), played in, then both sides pass."""
-    size = len(rows)
-    engine.send(f"boardsize {size}")
-    engine.send("clear_board")
-    engine.send(f"komi {komi}")
-    for i, line in enumerate(rows):
-        for col, ch in enumerate(line.split()):
-            if ch in "XO":
-                vertex = coords.to_gtp(coords.point(size - 1 - i, col, size), size)
-                engine.send(f"play {'b' if ch == 'X' else 'w'} {vertex}")
-    engine.send("play b pass")
-    engine.send("play w pass")
-
-
 def statuses(engine):
     return {status: set(engine.send(f"final_status_list {status}").split())
             for status in STATUSES}
@@ -163,11 +148,11 @@ def assert_agree(ours, theirs):
 
 
 @pytest.mark.parametrize("name", ROWS)
-def test_constructed_positions_agree_with_gnugo(gnugo, name):
+def test_constructed_positions_agree_with_gnugo(gnugo, load_rows, name):
     seki, rows, komi = ROWS[name]
     ours = Session(len(rows), komi)
     for engine in (ours, gnugo):
-        play_rows(engine, rows, komi)
+        load_rows(engine, rows, komi, passes=2)
     theirs = statuses(gnugo)
     assert bool(theirs["seki"]) == seki         # the position is what it says, to GNU Go
     assert_agree(statuses(ours), theirs)
@@ -186,12 +171,12 @@ def test_regression_positions_agree_with_gnugo(gnugo, fuego_regression_dir, name
 
 @pytest.mark.parametrize("vertex", ["E9", "C9"])
 @pytest.mark.parametrize("value", [-0.85, -0.6, -0.2, 0.4, 0.9])
-def test_seki_whatever_the_playouts_say(gnugo, vertex, value):
+def test_seki_whatever_the_playouts_say(gnugo, load_rows, vertex, value):
     """Playouts break sekis (a self-atari into the shared liberties is rejected only most of
     the time), so a seki chain's ownership can be anything from nearly always captured to
     nearly never: the answer stays GNU Go's. One side of the seki gets ``value`` (own view)."""
     _, rows, komi = ROWS["seki without eyes"]
-    play_rows(gnugo, rows, komi)
+    load_rows(gnugo, rows, komi, passes=2)
     theirs = statuses(gnugo)
     board = mcgo.Board(len(rows), komi=komi)
     for i, line in enumerate(rows):

@@ -133,6 +133,17 @@ class Structure:
         w = self.width
         return (q for q in (p - 1, p + 1, p - w, p + w) if self.col[q] != OFFBOARD)
 
+    def piece(self, start, members):
+        """The points of ``members`` connected to ``start`` through ``members``."""
+        seen, stack = {start}, [start]
+        while stack:
+            p = stack.pop()
+            for q in self.neighbours(p):
+                if q in members and q not in seen:
+                    seen.add(q)
+                    stack.append(q)
+        return seen
+
     def _fill(self, start, same, index, groups):
         n = len(groups)
         pts, stack = [], [start]
@@ -158,15 +169,7 @@ class Structure:
         members = set(pts)
         for cut in pts:
             rest = members - {cut}
-            start = next(iter(rest))
-            seen, stack = {start}, [start]
-            while stack:
-                p = stack.pop()
-                for q in self.neighbours(p):
-                    if q in rest and q not in seen:
-                        seen.add(q)
-                        stack.append(q)
-            if len(seen) < len(rest):
+            if len(self.piece(next(iter(rest)), rest)) < len(rest):
                 return True
         return False
 
@@ -364,14 +367,7 @@ class Structure:
         parts = []
         for p in space:
             if not any(p in part for part in parts):
-                seen, stack = {p}, [p]
-                while stack:
-                    q = stack.pop()
-                    for n in self.neighbours(q):
-                        if n in space and n not in seen:
-                            seen.add(n)
-                            stack.append(n)
-                parts.append(seen)
+                parts.append(self.piece(p, space))
         n = len(space)
         if len(parts) != 1 or n > NAKADE_MAX:
             return False                # two eyes already, or room for them
