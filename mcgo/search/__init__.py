@@ -6,7 +6,9 @@
 * :mod:`.kernels`: selection, expansion, playout and backup (Numba);
 * :mod:`.search`: :class:`Search` (limits, threads, tree reuse, the final choice);
 * :mod:`.timecontrol`: how long to think under GTP time settings;
-* :mod:`.decide`: pass, resign, dead stones and the final score.
+* :mod:`.decide`: pass, resign, dead stones, seki and the final score;
+* :mod:`.structure`: the position's chains, regions, Benson life, seki and nakade, for
+  :mod:`.decide`.
 """
 
 from .presets import PRESETS, STRONG, THESIS
