@@ -188,13 +188,19 @@ def gtp(quiet, casebase, casebase_moves, **options):
 
     from .gtp.protocol import serve_while_starting
 
-    if casebase not in ("none", "default") and not os.path.isfile(casebase):
-        # Said at once; the engine (and the case base) load after the first commands.
-        raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
+    advisor = None
+    if casebase not in ("none", "default"):
+        # A file named on the command line is checked before anything is answered (it costs
+        # the import of the case-base code, about a second); the shipped one loads with the
+        # engine, after the first commands.
+        if not os.path.isfile(casebase):
+            raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
+        advisor = make_opening_advisor(casebase, casebase_moves, quiet)
 
     def start_engine():
         engine = make_engine(default_size=19, verbose=not quiet, **options)
-        engine.opening_advisor = make_opening_advisor(casebase, casebase_moves, quiet)
+        engine.opening_advisor = advisor if casebase != "default" else \
+            make_opening_advisor(casebase, casebase_moves, quiet)
         engine.warm_up()
         return engine
 

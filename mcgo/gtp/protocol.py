@@ -111,7 +111,8 @@ def serve_while_starting(start_engine, infile, out):
 
     Until the engine is ready, identity commands and ``quit`` are answered here; the first
     other command waits for the engine, which then answers it and every later line. An
-    exception while starting is raised here."""
+    exception while starting is raised here, also when the input ends first (but not after
+    ``quit``, which leaves at once)."""
     started = {}
 
     def start():
@@ -126,7 +127,7 @@ def serve_while_starting(start_engine, infile, out):
     while builder.is_alive():
         raw = infile.readline()
         if raw == "":
-            return
+            break
         answer = early_reply(raw)
         if answer is None:
             pending = raw
@@ -143,4 +144,4 @@ def serve_while_starting(start_engine, infile, out):
     engine = started["engine"]
     if pending is not None and not engine.handle(pending):
         return
-    engine.serve(infile)
+    engine.serve(infile)        # at the end of input already, it returns at once
