@@ -360,7 +360,7 @@ def test_final_score_and_dead_stones_agree_with_gnugo(gnugo, load_rows, name, pa
     for engine in (ours, gnugo):
         load_rows(engine, rows, komi, passes)   # 2: a game that ended by two passes
     assert ours.send("final_score") == gnugo.send("final_score").replace(".0", "")
-    for status in ("dead", "alive"):
+    for status in ("dead", "alive", "seki"):
         mine = sorted(ours.send(f"final_status_list {status}").split())
         theirs = sorted(gnugo.send(f"final_status_list {status}").split())
         assert mine == theirs, status

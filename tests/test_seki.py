@@ -65,16 +65,6 @@ ROWS = {
               ". O . O X X . X .",
               "O O O O . X X X X",
               ". O . O O X . X ."], 7.0),
-    # A dead white stone in black's area and a dead black stone in white's.
-    "dead stones": (False, [". O . O . . . O .",
-                     "O O O O . X . O O",
-                     "O . O O . . . O .",
-                     "O O O O O O O O O",
-                     "X X X X X X X X X",
-                     ". X . X . . . X .",
-                     "X X X X . O . X X",
-                     ". X . X . . . X .",
-                     "X X X X X X X X X"], 6.5),
 }
 
 SGF = {
