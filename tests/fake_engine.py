@@ -213,9 +213,12 @@ def main(argv=None):
     parser.add_argument("--moves", type=int, default=8, help="own moves before passing")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to think per move")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--start-delay", type=float, default=0.0,
+                        help="seconds to sleep before reading the first command (a slow start-up)")
     parser.add_argument("--log", default=None, help="append every command received to this file")
     args = parser.parse_args(argv)
     engine = FakeEngine(args)
+    time.sleep(args.start_delay)
     for raw in sys.stdin:
         line = raw.strip()
         if not line or line.startswith("#"):

@@ -131,6 +131,15 @@ def test_engine_crash_or_hang_is_an_error_and_the_file_goes_on(tmp_path, fault, 
     assert error_word in results[0].answer
 
 
+def test_slow_start_up_is_not_a_hang_but_a_slow_command_is(tmp_path):
+    tst = tmp_path / "slow.tst"
+    tst.write_text("10 name\n#? [fake engine]\n20 genmove b\n#? [.*]\n")
+    engine = as_command([sys.executable, str(FAKE_ENGINE), "--start-delay", "1.5", "--delay", "1.5"])
+    results, _ = regress.run_file(tst, engine, timeout=0.5, echo=quiet)
+    assert outcomes(results) == {10: regress.PASS, 20: regress.ERROR}
+    assert "Timeout" in results[1].answer
+
+
 # --------------------------------------------------------------------- real files
 def test_every_vendored_tst_file_parses_and_its_sgf_files_exist(fuego_regression_dir):
     files = sorted(fuego_regression_dir.glob("*.tst"))

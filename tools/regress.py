@@ -40,6 +40,9 @@ from mcgo.gtp.controller import (GtpEngine, GtpEngineDied, GtpFailure,  # noqa: 
 GNUGO = shutil.which("gnugo") or "/usr/games/gnugo"
 DEFAULT_ENGINE = f"{GNUGO} --mode gtp --chinese-rules --positional-superko"
 DEFAULT_TIMEOUT = 60.0
+# A freshly started engine may spend a while loading (mcgo compiles its Numba kernels on a cold
+# cache); that time is allowed on top of the per-command timeout for its first answer only.
+STARTUP_ALLOWANCE = 120.0
 SGF_DEFAULT_SIZE = 19  # SGF FF[4]: a game without SZ is 19x19
 
 PASS = "PASS"
@@ -246,10 +249,12 @@ def judge(expectation, answer):
 class EngineRunner:
     """A GTP engine that is restarted whenever it hangs or dies."""
 
-    def __init__(self, command, timeout):
+    def __init__(self, command, timeout, startup_allowance=STARTUP_ALLOWANCE):
         self.command = shlex.split(command)
         self.timeout = timeout
+        self.startup_allowance = startup_allowance
         self.engine = None
+        self.answered = False  # has the running engine answered anything yet?
 
     def ask(self, command):
         """(answer, None) on success, (None, error text) when the engine could not answer."""
@@ -258,9 +263,14 @@ class EngineRunner:
                 self.engine = GtpEngine(self.command)
             except OSError as exc:
                 return None, f"cannot start engine: {exc}"
+            self.answered = False
+        timeout = self.timeout if self.answered else self.timeout + self.startup_allowance
         try:
-            return self.engine.send(command, timeout=self.timeout), None
+            answer = self.engine.send(command, timeout=timeout)
+            self.answered = True
+            return answer, None
         except GtpFailure as exc:
+            self.answered = True
             return None, f"? {exc.message}"
         except (GtpTimeout, GtpEngineDied, GtpProtocolError) as exc:
             self.kill()  # its state is unknown now: start afresh for the next command
