@@ -9,6 +9,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -173,6 +174,18 @@ def test_time_commands(gtp):
     assert fails(gtp, "kgs-time_settings sideways 1") == "syntax error"
     assert fails(gtp, "time_settings 1 2") == "syntax error"
     assert fails(gtp, "time_left b x 0") == "syntax error"
+
+
+def test_thinking_time_runs_from_when_the_command_arrived():
+    """A genmove that waited (for a cold start-up, say) before the engine could take it up
+    does not think its whole budget on top of the wait."""
+    session = Session(size=9, komi=7.0, seed=1, playouts=None, seconds=3.0)
+    out = session.out
+    session.engine.handle("genmove b\n", received_at=time.monotonic() - 10.0)
+    assert re.fullmatch(r"= [A-HJ][1-9]\n\n", out.getvalue())
+    assert session.engine.search.last_result.seconds < 0.5
+    session.engine.handle("genmove w\n")   # arrived now: the whole budget
+    assert session.engine.search.last_result.seconds > 2.0
 
 
 def test_handicap_commands(gtp):

@@ -26,7 +26,7 @@ from ..search import STRONG, Search
 from ..search.search import DEFAULT_PARALLEL
 from ..search.decide import (estimate, judge, owner_from_sum, pick_move, result_text,
                              score_without, should_resign)
-from ..search.timecontrol import TimeControl
+from ..search.timecontrol import MIN_THINK, TimeControl
 from . import analysis
 from .protocol import (NAME, PROTOCOL_VERSION, GtpError, Quit, format_reply, is_number, log,
                        need, parse_float, parse_int, preprocess, split_command)
@@ -135,6 +135,7 @@ class Engine:
         self.clock = TimeControl()
         self.opening_advisor = None
         self.last_labels = None
+        self.received_at = None      # when the command being answered arrived
         self._out_lock = threading.Lock()
         self._analysis = None
         self._new_board(size, komi)
@@ -180,13 +181,25 @@ class Engine:
     def serve(self, infile):
         """Answer commands from ``infile`` until ``quit`` or end of input."""
         for raw in iter(infile.readline, ""):
+            received_at = time.monotonic()
             self.stop_analysis()
-            if not self.handle(raw):
+            if not self.handle(raw, received_at):
                 break
         self.stop_analysis()
 
-    def handle(self, raw):
-        """Answer one input line; False after ``quit``."""
+    def handle(self, raw, received_at=None):
+        """Answer one input line; False after ``quit``.
+
+        ``received_at`` (``time.monotonic()``) is when the line arrived: a move's thinking
+        time runs from then, so a wait before the engine could start on it (a cold start-up,
+        a stopped analysis) is not thought on top."""
+        self.received_at = time.monotonic() if received_at is None else received_at
+        try:
+            return self._handle(raw)
+        finally:
+            self.received_at = None
+
+    def _handle(self, raw):
         try:
             text = preprocess(raw)
         except Exception:  # noqa: BLE001 - nothing in a line may kill the engine
@@ -494,6 +507,9 @@ class Engine:
             seconds = budget if seconds is None else min(seconds, budget)
         if seconds is None and self.playouts is None:
             seconds = DEFAULT_SECONDS
+        if seconds is not None and self.received_at is not None:
+            waited = time.monotonic() - self.received_at
+            seconds = max(MIN_THINK, seconds - waited)
         return self.playouts, seconds
 
     def _advice(self, board):

@@ -13,6 +13,7 @@ the background (:func:`serve_while_starting`).
 
 import sys
 import threading
+import time
 
 from .. import __version__
 
@@ -130,7 +131,7 @@ def serve_while_starting(start_engine, infile, out):
             break
         answer = early_reply(raw)
         if answer is None:
-            pending = raw
+            pending, pending_at = raw, time.monotonic()
             break
         reply, quits = answer
         if reply:
@@ -142,6 +143,6 @@ def serve_while_starting(start_engine, infile, out):
     if "error" in started:
         raise started["error"]
     engine = started["engine"]
-    if pending is not None and not engine.handle(pending):
+    if pending is not None and not engine.handle(pending, pending_at):
         return
     engine.serve(infile)        # at the end of input already, it returns at once
