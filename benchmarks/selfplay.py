@@ -17,7 +17,7 @@ import click
 
 import mcgo
 from mcgo.search import Search
-from mcgo.search.decide import (estimate, judge, owner_from_sum, pick_move, score_without,
+from mcgo.search.decide import (estimate, pick_move, score_without,
                                 should_resign)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -44,8 +44,7 @@ def play_game(black, white, size, komi, playouts, resign=0.1):
         result = searches[color].run(board, playouts=playouts)
         if should_resign(board, result, resign):
             return 3 - color, "resign"
-        verdict = judge(board, owner_from_sum(result.owner_sum, result.simulations, size))
-        move = pick_move(board, result, verdict)
+        move = pick_move(board, result)
         board.play(move)
         if board.consecutive_passes >= 2:
             break

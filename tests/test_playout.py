@@ -13,7 +13,7 @@ import mcgo
 from mcgo import playout
 from mcgo.board import coords
 from mcgo.board import kernels as K
-from mcgo.playout import common, fill_policy, pattern_policy, random_policy
+from mcgo.playout import common, fill_policy, pattern_policy
 from mcgo.playout.patterns import MOGO_SHAPES
 
 LETTERS = {"X": K.BLACK, "O": K.WHITE, ".": K.EMPTY, "#": K.OFFBOARD}
@@ -518,8 +518,6 @@ def test_fill_records_every_filled_point_with_its_colour():
     board.play("E5")
     empties = set(board.legal_moves()) | {p for p in coords.all_points(9) if board.color_at(p) == K.EMPTY}
     rng = common.seed_rng(3)
-    scratch = np.zeros((fill_policy.SCRATCH_ROWS, board.pts.shape[1]), dtype=np.int32)
-    owner = np.zeros(board.pts.shape[1], dtype=np.int8)
     record = np.zeros(81, dtype=np.int32)
     pts, info = board.pts.copy(), board.info.copy()
     n = fill_policy.fill_randomly(pts, info, rng, record)

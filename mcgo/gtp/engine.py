@@ -24,7 +24,7 @@ from ..board.kernels import BLACK, PASS, WHITE
 from ..playout import ownership
 from ..search import STRONG, Search
 from ..search.search import DEFAULT_PARALLEL
-from ..search.decide import (estimate, judge, owner_from_sum, pick_move, result_text,
+from ..search.decide import (estimate, pick_move, result_text,
                              score_without, should_resign)
 from ..search.timecontrol import MIN_THINK, TimeControl
 from . import analysis
@@ -541,8 +541,7 @@ class Engine:
         result = self._search(board, on_progress, interval)
         if should_resign(board, result, self.resign, self.handicap) and not cleanup:
             return "resign"
-        verdict = judge(board, owner_from_sum(result.owner_sum, result.simulations, board.size))
-        move = pick_move(board, result, verdict, cleanup=cleanup)
+        move = pick_move(board, result, cleanup=cleanup)
         self.board.play(move, color)
         return coords.to_gtp(move, board.size)
 

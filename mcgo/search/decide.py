@@ -196,19 +196,24 @@ def is_settled(board, verdict):
         for _, chain in chains(board) for p in chain if p not in seki)
 
 
-def pick_move(board, result, verdict, cleanup=False):
+def pick_move(board, result, cleanup=False):
     """The move to answer: the search's choice, except that
 
     * when the opponent has just passed and passing now wins (counting the dead stones as the
       playouts see them, and they are settled), pass and end the game;
     * never pass when passing would lose on the board as it stands, if there is another move;
     * ``cleanup`` (kgs-genmove_cleanup): no pass while dead opponent stones are on the board.
+
+    The chains are judged (from the search's ownership) only when a pass is in question.
     """
     color = board.to_move
     sign = 1 if color == BLACK else -1
     best = result.best_move
     opponent_passed = bool(board.moves) and board.moves[-1][1] == PASS \
         and board.moves[-1][0] == 3 - color
+    if not (cleanup or opponent_passed or best == PASS):
+        return best
+    verdict = judge(board, owner_from_sum(result.owner_sum, result.simulations, board.size))
     win_if_pass = sign * score_without(board, verdict.dead) > 0
     dead_opponent = any(board.color_at(p) == 3 - color for p in verdict.dead)
     if cleanup:
