@@ -226,3 +226,38 @@ def test_a_bad_file_is_reported_and_the_others_still_run(tmp_path):
     report = regress.run_files([bad, good], engine, echo=quiet)
     assert "bad regular expression" in report["unreadable"][str(bad)]
     assert report["total"][regress.PASS] == 1
+
+
+def fuego_section(fuego_regression_dir, name, first_line, last_test):
+    """The lines of a vendored Fuego .tst file from ``first_line`` through test ``last_test``
+    and its expectation, keeping only loadsgf, the tests and their expectations (Fuego's own
+    parameter commands are dropped), with the SGF paths made absolute."""
+    lines = (fuego_regression_dir / name).read_text().splitlines()
+    first = lines.index(first_line)
+    last = next(i for i, line in enumerate(lines) if line.startswith(f"{last_test} ")) + 1
+    kept = [line for line in lines[first:last + 1]
+            if line.startswith(("loadsgf ", "#?")) or line[:1].isdigit()]
+    return "\n".join(kept).replace("loadsgf sgf/", f"loadsgf {fuego_regression_dir}/sgf/") + "\n"
+
+
+@pytest.mark.parametrize("name, first_line, last_test, test_ids", [
+    # At move 80 white still has a real move (G6); from move 82 on only moves into settled
+    # territory are left (its own to fill, or black's to die in), and white passes: such a
+    # move costs a point under territory rules.
+    ("cleanup_japanese_rules.tst", "loadsgf sgf/games/2011/Fuego-1.1-vim-5-variation.sgf 80",
+     230, [180, 190, 200, 210, 220, 230]),
+    # Black is far ahead and every point looks settled after black's best move, B1; but that
+    # is the vital point of a straight three: passing there would lose the corner.
+    ("uct_basics.tst", "loadsgf sgf/uct/vital-1.sgf", 10, [10]),
+])
+def test_mcgo_passes_rather_than_play_into_settled_territory(fuego_regression_dir, tmp_path, name,
+                                                             first_line, last_test, test_ids):
+    """Fuego's expectations on its own end-game positions."""
+    tst = tmp_path / name
+    tst.write_text(fuego_section(fuego_regression_dir, name, first_line, last_test))
+    engine = as_command([sys.executable, "-m", "mcgo", "gtp", "--playouts", "3000", "--seed", "1",
+                         "--resign", "0", "--quiet", "--casebase", "none"])
+    results, setup_errors = regress.run_file(tst, engine, echo=quiet)
+    assert not setup_errors
+    assert [r.test_id for r in results] == test_ids
+    assert all(r.outcome == regress.PASS for r in results), [(r.test_id, r.answer) for r in results]

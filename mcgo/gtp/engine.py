@@ -39,6 +39,10 @@ ANALYZE_INTERVAL = 1.0         # seconds between lz-analyze lines when none is g
 OWNERSHIP_PLAYOUTS = 1000
 STREAMING = object()           # a handler that wrote its own answer
 MAX_STATUS_PLAYOUTS = 2000
+PASS_CHECK_SHARE = 0.25        # a check that passing is safe gets this part of the move's simulations
+PASS_CHECK_MIN_PLAYOUTS = 300  # and at least this many, else it does not count
+PASS_CHECK_MIN_SECONDS = 0.1   # with less of the move's time left there is no check
+PASS_CHECK_HOPELESS = 0.1      # passing holds when the opponent's win rate after it is below this
 WARM_UP_SIZE = 9
 WARM_UP_PLAYOUTS = 32
 SLOW_WARM_UP = 5.0             # seconds: a warm-up this slow compiled (a cold cache)
@@ -332,11 +336,9 @@ class Engine:
         return self._genmove(args, cleanup=True)
 
     def cmd_reg_genmove(self, args):
+        """As ``genmove`` (GTP 2, 6.3.4), but the move is not played."""
         need(args, 1, 1)
-        color = parse_color(args[0])
-        board = self._board_for(color)
-        result = self._search(board)
-        return coords.to_gtp(result.best_move, board.size)
+        return self._choose(parse_color(args[0]))[1]
 
     def cmd_showboard(self, args):
         b = self.board
@@ -537,13 +539,35 @@ class Engine:
     def _genmove(self, args, cleanup=False, on_progress=None, interval=None):
         need(args, 1, 1)
         color = parse_color(args[0])
+        move, answer = self._choose(color, cleanup, on_progress, interval)
+        if move is not None:
+            self.board.play(move, color)
+        return answer
+
+    def _choose(self, color, cleanup=False, on_progress=None, interval=None):
+        """Search and decide ``color``'s move: (move, its GTP text); (None, "resign")."""
         board = self._board_for(color)
         result = self._search(board, on_progress, interval)
         if should_resign(board, result, self.resign, self.handicap) and not cleanup:
-            return "resign"
-        move = pick_move(board, result, cleanup=cleanup)
-        self.board.play(move, color)
-        return coords.to_gtp(move, board.size)
+            return None, "resign"
+        move = pick_move(board, result, cleanup=cleanup,
+                         pass_holds=lambda position: self._pass_holds(position, result))
+        return move, coords.to_gtp(move, board.size)
+
+    def _pass_holds(self, board, result):
+        """Search the position after ``board.to_move`` passes: True when the opponent's best
+        there still loses (it has no vital point or invasion that turns the game).
+
+        The check gets a share of the move's simulations, within the time this move has
+        left; with too little time left there is no check, and so no such pass."""
+        playouts, seconds = self._limits(board.to_move)
+        if seconds is not None and seconds < PASS_CHECK_MIN_SECONDS:
+            return False
+        playouts = max(PASS_CHECK_MIN_PLAYOUTS, int(result.simulations * PASS_CHECK_SHARE))
+        after = board.copy()
+        after.pass_move()
+        reply = self.search.run(after, playouts=playouts, seconds=seconds)
+        return reply.simulations >= PASS_CHECK_MIN_PLAYOUTS and reply.winrate < PASS_CHECK_HOPELESS
 
     # ------------------------------------------------------------ analysis
     def _lz_args(self, args):

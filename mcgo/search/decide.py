@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..board import coords
-from ..board.kernels import BLACK, PASS, PASSES, WHITE
+from ..board.kernels import BLACK, EMPTY, PASS, PASSES, WHITE
 from ..playout import ownership
 from .structure import Structure
 
@@ -196,11 +196,17 @@ def is_settled(board, verdict):
         for _, chain in chains(board) for p in chain if p not in seki)
 
 
-def pick_move(board, result, cleanup=False):
+def pick_move(board, result, cleanup=False, pass_holds=None):
     """The move to answer: the search's choice, except that
 
     * when the opponent has just passed and passing now wins (counting the dead stones as the
       playouts see them, and they are settled), pass and end the game;
+    * when the search's move lands in territory already decided (its own, to fill in, or the
+      opponent's, where it dies), with every stone settled, no dame and no dead opponent
+      stone left, passing wins, and ``pass_holds(board)`` confirms that the opponent cannot
+      turn the game after a pass: pass. Under territory rules, as on KGS, such a move costs
+      a point; under area rules it changes nothing. (The search's ownership alone cannot
+      tell: it is the ownership after the search's own move, which may be the vital one.)
     * never pass when passing would lose on the board as it stands, if there is another move;
     * ``cleanup`` (kgs-genmove_cleanup): no pass while dead opponent stones are on the board.
 
@@ -211,9 +217,11 @@ def pick_move(board, result, cleanup=False):
     best = result.best_move
     opponent_passed = bool(board.moves) and board.moves[-1][1] == PASS \
         and board.moves[-1][0] == 3 - color
-    if not (cleanup or opponent_passed or best == PASS):
+    owner = owner_from_sum(result.owner_sum, result.simulations, board.size)
+    into_territory = best != PASS and abs(owner[coords.row_col(best, board.size)]) > SETTLED
+    if not (cleanup or opponent_passed or best == PASS or into_territory):
         return best
-    verdict = judge(board, owner_from_sum(result.owner_sum, result.simulations, board.size))
+    verdict = judge(board, owner)
     win_if_pass = sign * score_without(board, verdict.dead) > 0
     dead_opponent = any(board.color_at(p) == 3 - color for p in verdict.dead)
     if cleanup:
@@ -224,9 +232,26 @@ def pick_move(board, result, cleanup=False):
         return PASS
     if opponent_passed and sign * board.score() > 0:   # wins even counting every stone alive
         return PASS
+    if into_territory and pass_holds is not None and win_if_pass and not dead_opponent \
+            and not dame_left(board, verdict) and is_settled(board, verdict) and pass_holds(board):
+        return PASS
     if best == PASS and not win_if_pass:
         return best_non_pass(result, best)
     return best
+
+
+def dame_left(board, verdict):
+    """Empty points the playouts give to neither side, a seki's shared liberties aside."""
+    seki = set(verdict.seki)
+    w = board.size + 2
+    for p in coords.all_points(board.size):
+        if board.color_at(p) != EMPTY:
+            continue
+        if abs(verdict.owner[coords.row_col(p, board.size)]) > SETTLED:
+            continue
+        if not any(q in seki for q in (p - 1, p + 1, p - w, p + w)):
+            return True
+    return False
 
 
 def best_non_pass(result, fallback):
