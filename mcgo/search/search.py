@@ -43,7 +43,7 @@ BATCH = 16                  # simulations per kernel call between clock checks
 REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
 MAX_DEPTH = 512             # path array length (the tree never gets near it)
 EARLY_STOP_AFTER = 0.25     # consider stopping early after this part of the time budget
-LCB_Z = 1.96                # lower confidence bound for analysis output
+LCB_Z = 1.96                # lower confidence bound of a win rate (95% Wilson), for analysis
 PARALLEL_MODES = ("tree", "root")
 DEFAULT_PARALLEL = "tree"
 
@@ -71,10 +71,14 @@ class MoveStats:
 
     @property
     def lcb(self):
-        if self.visits < 2:
+        """Lower end of the Wilson 95% interval of the win rate (0 when unvisited)."""
+        n = self.visits
+        if n <= 0:
             return 0.0
-        p = self.winrate
-        return max(0.0, p - LCB_Z * (p * (1 - p) / self.visits) ** 0.5)
+        p, z2 = self.winrate, LCB_Z * LCB_Z
+        centre = p + z2 / (2 * n)
+        spread = LCB_Z * (p * (1 - p) / n + z2 / (4 * n * n)) ** 0.5
+        return max(0.0, (centre - spread) / (1 + z2 / n))
 
     def uct(self, parent_visits, exploration=(1 / 5) ** 0.5):
         """Eq. 8.1 plus the bonus (the thesis's printed ``uct[...]``)."""
