@@ -16,7 +16,7 @@ import time
 import numba
 import numpy as np
 
-from . import __version__
+from . import __version__, options
 from .board import Board, coords
 from .playout import NO_OWNERSHIP, PlayoutStats, policy_id, run_batch, shape_table, thread_seed
 
@@ -34,7 +34,7 @@ MIDGAME_POSITIONS = {
         moves="pddpqpdcfqipcndndmencqcodqcmdedgfefchdopgcfdgehqeppnoqnqpqnpcccbbbcdbcddcebdbe"
               "aedbbfcgcfdfcibgafckegefbjbnbobmemdlbkdheh"),
 }
-DEFAULT_KOMI = 7.5
+DEFAULT_KOMI = options.DEFAULT_KOMI
 WARMUP_PLAYOUTS = 20
 CHUNK_SECONDS = 0.05       # each thread runs batches of about this length between checks
 PROGRESS_INTERVAL = 0.5

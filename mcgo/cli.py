@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from . import __version__
+from . import __version__, options
 
 POLICY_CHOICES = ["random", "pattern", "fill", "all"]
 SIZE_CHOICES = ["9", "13", "19"]
@@ -115,16 +115,17 @@ def influence(game, move_number, output, threshold):
     click.echo(f"wrote {output}")
 
 
-PRESET_CHOICES = ["strong", "thesis"]
-PLAYOUT_POLICY_CHOICES = ["random", "pattern", "fill", "auto"]
+PRESET_CHOICES = list(options.PRESETS)
+PLAYOUT_POLICY_CHOICES = list(options.PLAYOUT_POLICIES)
 
 
 def engine_options(command):
     """The options ``mcgo gtp`` and ``mcgo play`` share."""
-    options = [
+    decorators = [
         click.option("--size", type=click.IntRange(2, 25), default=None,
                      help="Board size at start [gtp: 19, play: 9]."),
-        click.option("--komi", type=float, default=7.0, show_default=True),
+        click.option("--komi", type=float, default=options.DEFAULT_KOMI, show_default=True,
+                     help="Komi (a GTP komi command or an SGF KM overrides it)."),
         click.option("--playouts", type=click.IntRange(1), default=None,
                      help="Simulations per move (all threads together)."),
         click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
@@ -132,20 +133,23 @@ def engine_options(command):
                           "Default 1 s when neither limit is given."),
         click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
                      help="Search threads."),
-        click.option("--parallel", type=click.Choice(["tree", "root"]), default="tree",
+        click.option("--parallel", type=click.Choice(list(options.PARALLEL_MODES)),
+                     default=options.DEFAULT_PARALLEL,
                      show_default=True,
                      help="Threads share one tree (virtual loss) or grow one each."),
         click.option("--seed", type=int, default=0, show_default=True),
-        click.option("--policy", type=click.Choice(PLAYOUT_POLICY_CHOICES), default="auto",
+        click.option("--policy", type=click.Choice(PLAYOUT_POLICY_CHOICES), default=options.DEFAULT_POLICY,
                      show_default=True, help="Playout policy."),
-        click.option("--preset", type=click.Choice(PRESET_CHOICES), default="strong",
+        click.option("--preset", type=click.Choice(PRESET_CHOICES), default=options.DEFAULT_PRESET,
                      show_default=True),
-        click.option("--resign", type=click.FloatRange(0, 1), default=0.1, show_default=True,
+        click.option("--resign", type=click.FloatRange(0, 1), default=options.DEFAULT_RESIGN,
+                     show_default=True,
                      help="Resign below this win rate (0: never)."),
-        click.option("--max-memory", type=click.FloatRange(1), default=256, show_default=True,
+        click.option("--max-memory", type=click.FloatRange(1), default=options.DEFAULT_MEMORY_MB,
+                     show_default=True,
                      help="Megabytes for the search trees."),
     ]
-    for option in reversed(options):
+    for option in reversed(decorators):
         command = option(command)
     return command
 
@@ -182,7 +186,7 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
                    "19x19 one).")
 @click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
               help="The case-base bonus applies to moves 1 to N.")
-def gtp(quiet, casebase, casebase_moves, **options):
+def gtp(quiet, casebase, casebase_moves, **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -198,7 +202,8 @@ def gtp(quiet, casebase, casebase_moves, **options):
         advisor = make_opening_advisor(casebase, casebase_moves, quiet)
 
     def start_engine():
-        engine = make_engine(default_size=19, verbose=not quiet, **options)
+        engine = make_engine(default_size=options.DEFAULT_GTP_SIZE, verbose=not quiet,
+                             **engine_settings)
         engine.opening_advisor = advisor if casebase != "default" else \
             make_opening_advisor(casebase, casebase_moves, quiet)
         engine.warm_up()
@@ -231,11 +236,11 @@ def warmup():
 @engine_options
 @click.option("--color", type=click.Choice(["black", "white"]), default="black",
               show_default=True, help="Your colour.")
-def play(color, **options):
+def play(color, **engine_settings):
     """Play a game against mcgo in the terminal: type moves like D4, or pass, undo, quit."""
     from .gtp.terminal import play_in_terminal
 
-    engine = make_engine(default_size=9, verbose=False, **options)
+    engine = make_engine(default_size=options.DEFAULT_PLAY_SIZE, verbose=False, **engine_settings)
     play_in_terminal(engine, color)
 
 

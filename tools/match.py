@@ -37,6 +37,8 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 
 from mcgo import BLACK, WHITE, Board, CoordinateError  # noqa: E402
 from mcgo.board import coords  # noqa: E402
+from mcgo import options  # noqa: E402
+from mcgo.stats import wilson_interval  # noqa: E402,F401  (tests and benchmarks use it here)
 from mcgo.gtp.controller import (GtpEngine, GtpEngineDied, GtpFailure,  # noqa: E402
                                  GtpProtocolError, GtpTimeout)
 
@@ -386,17 +388,6 @@ def root_comment(record, commands):
 
 
 # ------------------------------------------------------------------------- statistics
-def wilson_interval(wins, n, z=Z_95):
-    """Wilson score interval for a proportion (wins may be fractional: a jigo is half)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def elo_difference(p):
     """Elo difference for a score rate p (logistic model); infinite at 0 and 1."""
     if p <= 0:
@@ -640,7 +631,7 @@ class Match:
 @click.option("--games", "-n", type=click.IntRange(min=1), default=10, show_default=True,
               help="Total games in the match (also when resuming).")
 @click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True)
-@click.option("--komi", type=float, default=7.5, show_default=True)
+@click.option("--komi", type=float, default=options.DEFAULT_KOMI, show_default=True)
 @click.option("--move-time", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Seconds per move, sent as time_settings 0 T 1.")
 @click.option("--game-time", type=click.FloatRange(min=0, min_open=True), default=None,

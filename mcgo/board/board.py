@@ -61,6 +61,17 @@ def opponent(color):
     return 3 - color
 
 
+def result_text(score):
+    """A score from black's side as an SGF result: ``B+3.5``, ``W+0.5`` or ``0`` (jigo).
+
+    >>> result_text(3.5), result_text(-0.5), result_text(0)
+    ('B+3.5', 'W+0.5', '0')
+    """
+    if score == 0:
+        return "0"
+    return f"B+{score:g}" if score > 0 else f"W+{-score:g}"
+
+
 class Board:
     """A Go position with its history: area scoring, suicide illegal, positional superko.
 
@@ -268,10 +279,7 @@ class Board:
 
     def result(self, komi=None):
         """The score as an SGF result: ``B+3.5``, ``W+0.5`` or ``0`` (jigo)."""
-        s = self.score(komi)
-        if s == 0:
-            return "0"
-        return f"B+{s:g}" if s > 0 else f"W+{-s:g}"
+        return result_text(self.score(komi))
 
     # ------------------------------------------------------------------- other
     def copy(self):

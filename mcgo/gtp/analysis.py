@@ -5,9 +5,9 @@ import math
 
 from ..board import coords
 from ..board.kernels import PASS
+from ..search.presets import THESIS_EXPLORATION
 from ..search.tree import BONUS, MOVE, VISITS, WINS
 
-THESIS_EXPLORATION = (1 / 5) ** 0.5
 TREE_INDENT = "  "
 
 

@@ -17,24 +17,23 @@ import threading
 import time
 import traceback
 
-from .. import __version__
+from .. import __version__, options
 from ..board import coords
-from ..board.board import Board, IllegalMove
+from ..board.board import Board, IllegalMove, result_text
 from ..board.kernels import BLACK, PASS, WHITE
 from ..playout import ownership
 from ..search import STRONG, Search
 from ..search.search import DEFAULT_PARALLEL
-from ..search.decide import (estimate, pick_move, result_text,
-                             score_without, should_resign)
+from ..search.decide import estimate, pick_move, score_without, should_resign
 from ..search.timecontrol import MIN_THINK, TimeControl
 from . import analysis
 from .protocol import (NAME, PROTOCOL_VERSION, GtpError, Quit, format_reply, is_number, log,
                        need, parse_float, parse_int, preprocess, split_command)
 
-DEFAULT_SIZE = 19
-DEFAULT_KOMI = 7.5
+DEFAULT_SIZE = options.DEFAULT_GTP_SIZE
+DEFAULT_KOMI = options.DEFAULT_KOMI
 DEFAULT_SECONDS = 1.0          # thinking time when no limit and no time control is given
-DEFAULT_RESIGN = 0.1
+DEFAULT_RESIGN = options.DEFAULT_RESIGN
 ANALYZE_INTERVAL = 1.0         # seconds between lz-analyze lines when none is given
 OWNERSHIP_PLAYOUTS = 1000
 STREAMING = object()           # a handler that wrote its own answer

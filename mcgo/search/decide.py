@@ -173,12 +173,6 @@ def score_without(board, dead):
     return cleaned.score()
 
 
-def result_text(score):
-    if score == 0:
-        return "0"
-    return f"B+{score:g}" if score > 0 else f"W+{-score:g}"
-
-
 def owner_from_sum(owner_sum, simulations, size):
     """A search's summed owners as a (size, size) mean ownership map."""
     w = size + 2

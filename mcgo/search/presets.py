@@ -15,6 +15,8 @@ import math
 
 import numpy as np
 
+from .. import options
+
 # Slots of the parameter vector.
 P_EXPLORATION = 0     # C in C * sqrt(ln(parent visits) / visits)
 P_RAVE = 1            # 1: blend AMAF values in
@@ -28,12 +30,15 @@ P_FIRST_PLAY = 8      # value of an unvisited child without priors
 P_VIRTUAL_LOSS = 9    # visits without wins put on a path while a thread plays it out
 NPARAMS = 10
 
+THESIS_EXPLORATION = math.sqrt(1.0 / 5.0)  # eq. 8.1: sqrt(ln(parent plays) / (5 * plays))
+
 THESIS = "thesis"
 STRONG = "strong"
-PRESETS = (STRONG, THESIS)
+PRESETS = options.PRESETS
+assert set(PRESETS) == {STRONG, THESIS}
 
 SETTINGS = {
-    THESIS: dict(exploration=math.sqrt(1.0 / 5.0), rave=0, rave_equiv=0.0, priors=0,
+    THESIS: dict(exploration=THESIS_EXPLORATION, rave=0, rave_equiv=0.0, priors=0,
                  expand_after=1, skip_eyes=0, first_play=1e9,
                  final_by="winrate", reuse_tree=False, virtual_loss=1.0),
     STRONG: dict(exploration=0.0, rave=1, rave_equiv=1000.0, priors=1,

@@ -34,18 +34,19 @@ from ..playout import policy_id, shape_table, thread_seed
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.fill_policy import SCRATCH_ROWS
 from . import kernels
-from .presets import STRONG, parameter_vector, settings
+from .. import options
+from ..stats import wilson_interval
+from .presets import STRONG, THESIS_EXPLORATION, parameter_vector, settings
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
                    VISITS, WINS, Tree, capacity_for)
 
-DEFAULT_MEMORY_MB = 256
+DEFAULT_MEMORY_MB = options.DEFAULT_MEMORY_MB
 BATCH = 16                  # simulations per kernel call between clock checks
 REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
 MAX_DEPTH = 512             # path array length (the tree never gets near it)
 EARLY_STOP_AFTER = 0.25     # consider stopping early after this part of the time budget
-LCB_Z = 1.96                # lower confidence bound of a win rate (95% Wilson), for analysis
-PARALLEL_MODES = ("tree", "root")
-DEFAULT_PARALLEL = "tree"
+PARALLEL_MODES = options.PARALLEL_MODES
+DEFAULT_PARALLEL = options.DEFAULT_PARALLEL
 
 
 @dataclass
@@ -72,15 +73,11 @@ class MoveStats:
     @property
     def lcb(self):
         """Lower end of the Wilson 95% interval of the win rate (0 when unvisited)."""
-        n = self.visits
-        if n <= 0:
+        if self.visits <= 0:
             return 0.0
-        p, z2 = self.winrate, LCB_Z * LCB_Z
-        centre = p + z2 / (2 * n)
-        spread = LCB_Z * (p * (1 - p) / n + z2 / (4 * n * n)) ** 0.5
-        return max(0.0, (centre - spread) / (1 + z2 / n))
+        return wilson_interval(self.wins, self.visits)[0]
 
-    def uct(self, parent_visits, exploration=(1 / 5) ** 0.5):
+    def uct(self, parent_visits, exploration=THESIS_EXPLORATION):
         """Eq. 8.1 plus the bonus (the thesis's printed ``uct[...]``)."""
         if not self.visits:
             return float("inf")
