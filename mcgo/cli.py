@@ -244,5 +244,16 @@ def play(color, **engine_settings):
     play_in_terminal(engine, color)
 
 
+def add_match_commands():
+    """``mcgo match`` and ``mcgo regress`` live with their runners in :mod:`mcgo.match`."""
+    from .match.commands import match, regress
+
+    main.add_command(match)
+    main.add_command(regress)
+
+
+add_match_commands()
+
+
 if __name__ == "__main__":
     main()

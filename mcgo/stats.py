@@ -3,6 +3,8 @@
 >>> low, high = wilson_interval(7, 10)
 >>> round(low, 4), round(high, 4)
 (0.3968, 0.8922)
+>>> round(elo_difference(0.75), 1)
+190.8
 """
 
 import math
@@ -21,3 +23,12 @@ def wilson_interval(wins, n, z=Z_95):
     centre = (p + z * z / (2 * n)) / denominator
     half = z / denominator * math.sqrt(max(0.0, p * (1 - p)) / n + z * z / (4 * n * n))
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo_difference(p):
+    """Elo difference for a score rate p (logistic model); infinite at 0 and 1."""
+    if p <= 0:
+        return -math.inf
+    if p >= 1:
+        return math.inf
+    return -400.0 * math.log10(1.0 / p - 1.0) + 0.0  # + 0.0 turns -0.0 into 0.0

@@ -12,14 +12,21 @@
 Every answer is read with a timeout, so an engine that hangs costs a bounded wait
 (:class:`GtpTimeout`), one that dies gives :class:`GtpEngineDied`, and a ``? message``
 answer gives :class:`GtpFailure` carrying the message.
+
+:class:`EngineProcess` is the engine the match and regression runners keep: started on first
+use, given extra time for its first answer, and started afresh after it crashed or hung.
 """
 
 import os
 import selectors
+import shlex
 import subprocess
 import time
 
 DEFAULT_TIMEOUT = 60.0
+# A freshly started engine may spend a while loading (mcgo compiles its Numba kernels on a cold
+# cache); that time is allowed on top of the per-command timeout for its first answer only.
+STARTUP_ALLOWANCE = 120.0
 
 
 class GtpError(Exception):
@@ -122,6 +129,83 @@ class GtpEngine:
                 stream.close()
             except OSError:
                 pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class EngineProcess:
+    """A GTP engine command, started on first use and restarted after a crash or a hang.
+
+    ``send`` raises what :meth:`GtpEngine.send` raises. After a :class:`GtpTimeout`,
+    :class:`GtpEngineDied` or :class:`GtpProtocolError` the process is killed (its state is
+    unknown: a late answer must not be read as the next one) and the next ``send`` starts a
+    fresh one. A ``? message`` answer (:class:`GtpFailure`) leaves the engine running. A fresh
+    engine's first answer may take ``startup_allowance`` seconds more than the timeout.
+    A command that cannot be started raises :class:`OSError`.
+
+    >>> import sys
+    >>> engine = EngineProcess([sys.executable, "-c", "import sys; sys.exit(3)"], timeout=5)
+    >>> engine.send("name")
+    Traceback (most recent call last):
+    ...
+    mcgo.gtp.controller.GtpEngineDied: engine closed its output (exit code 3)
+    >>> engine.running
+    False
+    """
+
+    def __init__(self, command, timeout=DEFAULT_TIMEOUT, startup_allowance=STARTUP_ALLOWANCE):
+        self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        self.timeout = timeout
+        self.startup_allowance = startup_allowance
+        self.engine = None
+        self.answered = False  # has the running process answered anything yet?
+
+    @property
+    def running(self):
+        return self.engine is not None
+
+    def start(self):
+        """The running engine, started now if there is none (OSError if it cannot start)."""
+        if self.engine is None:
+            self.engine = GtpEngine(self.command)
+            self.answered = False
+        return self.engine
+
+    def send(self, command, timeout=None):
+        """Send one command and return the answer (see the class for what it raises)."""
+        engine = self.start()
+        timeout = self.timeout if timeout is None else timeout
+        if not self.answered:
+            timeout += self.startup_allowance
+        try:
+            answer = engine.send(command, timeout=timeout)
+        except GtpFailure:
+            self.answered = True
+            raise
+        except GtpError:
+            self.kill()
+            raise
+        self.answered = True
+        return answer
+
+    def kill(self):
+        """Stop the process at once: after a fault there is no point asking it to quit."""
+        if self.engine is not None:
+            if self.engine.process.poll() is None:
+                self.engine.process.kill()
+                self.engine.process.wait()
+            self.engine.close()
+            self.engine = None
+
+    def close(self):
+        """Say ``quit`` and wait for the process to end."""
+        if self.engine is not None:
+            self.engine.close()
+            self.engine = None
 
     def __enter__(self):
         return self

@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""``mcgo match`` and ``mcgo regress``: the click commands (:mod:`mcgo.cli` adds them).
+
+Only light modules are imported here (the regression runner is one); the match runner, and
+the board with Numba, load when ``mcgo match`` runs, so ``mcgo --help`` stays quick.
+"""
+
+import json
+import pathlib
+import sys
+
+import click
+
+from .. import options
+from .regress import (DEFAULT_ENGINE, DEFAULT_TIMEOUT, expand_paths, files_with_size, format_counts,
+                      quiet_echo, run_files, unexpected_count)
+from .settings import DEFAULT_REFEREE, SCORERS
+
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+DEFAULT_OUT = "runs/match"
+
+
+@click.command("match", context_settings=HELP_OPTIONS)
+@click.option("--engine", "engine", help="First engine's command (colours alternate with --opponent).")
+@click.option("--opponent", help="Second engine's command.")
+@click.option("--black", help="Command of the engine that always plays black (with --white).")
+@click.option("--white", help="Command of the engine that always plays white (with --black).")
+@click.option("--engine-label", default=None, help="Name of the first engine in results [engine/black].")
+@click.option("--opponent-label", default=None, help="Name of the second engine [opponent/white].")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Total games in the match (also when resuming).")
+@click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True)
+@click.option("--komi", type=float, default=options.DEFAULT_KOMI, show_default=True)
+@click.option("--move-time", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds per move, sent as time_settings 0 T 1.")
+@click.option("--game-time", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds per game for each engine, sent as time_settings T 0 0 (with time_left).")
+@click.option("--move-cap", type=click.IntRange(min=1), default=None,
+              help="Stop and score a game after this many moves [3 x size^2].")
+@click.option("--timeout", "move_timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds a genmove may take before the engine counts as hung "
+                   "[3 x move time + 10, time left + 10, or 120].")
+@click.option("--referee", default=DEFAULT_REFEREE, show_default=True,
+              help="Command of the scoring engine (its final_score decides).")
+@click.option("--scorer", type=click.Choice(SCORERS), default="referee",
+              show_default=True, help="Who decides the score of a finished game.")
+@click.option("--ask-engines/--no-ask-engines", default=True, show_default=True,
+              help="Also ask both players' final_score and record disagreements.")
+@click.option("--parallel", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Games played at once (each with its own engine processes).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=DEFAULT_OUT, show_default=True,
+              help="Directory for results.json, results.csv and games/*.sgf.")
+@click.option("--resume", is_flag=True, help="Continue the match saved in --out.")
+def match(engine, opponent, black, white, engine_label, opponent_label, games, size, komi,
+          move_time, game_time, move_cap, move_timeout, referee, scorer, ask_engines, parallel,
+          out_dir, resume):
+    """Play a match between two GTP engines and report who won, with a 95% interval."""
+    from .results import format_summary
+    from .runner import Match, engines_from_options
+    from .settings import MatchSettings
+
+    chosen = engines_from_options(engine, opponent, black, white)
+    if chosen is None:
+        raise click.UsageError("give either --engine and --opponent (alternating colours) "
+                               "or --black and --white (fixed colours)")
+    commands, alternate = chosen
+    labels = [engine_label or ("engine" if alternate else "black"),
+              opponent_label or ("opponent" if alternate else "white")]
+    try:
+        settings = MatchSettings(size, komi, move_time, game_time, move_cap, move_timeout)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    if scorer == "referee" and not referee:
+        raise click.UsageError("--scorer referee needs a --referee command")
+    runner = Match(out_dir, commands, labels, settings, games, alternate, referee, scorer,
+                   ask_engines, parallel, resume)
+    document = runner.run()
+    click.echo(format_summary(document["summary"], labels))
+
+
+@click.command("regress", context_settings=HELP_OPTIONS)
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--engine", default=DEFAULT_ENGINE, show_default=True, help="GTP engine command.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIMEOUT,
+              show_default=True, help="Seconds per command before the engine counts as hung.")
+@click.option("--size", "only_size", type=int, default=None,
+              help="Run only the tests whose position (by loadsgf / boardsize) has this size.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write every result and the counts to this JSON file.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only unexpected results and summaries.")
+def regress(paths, engine, timeout, only_size, json_path, quiet):
+    """Run .tst regression files (or directories, or .list files) against a GTP engine."""
+    files = expand_paths(paths)
+    if only_size is not None:
+        files = files_with_size(files, only_size)
+        click.echo(f"{len(files)} files have {only_size}x{only_size} tests: "
+                   f"{' '.join(f.name for f in files)}")
+    echo = quiet_echo if quiet else click.echo
+    report = run_files(files, engine, timeout, echo, only_size)
+    click.echo(format_counts(f"total over {len(files)} files", report["total"]))
+    if json_path:
+        pathlib.Path(json_path).write_text(json.dumps(report, indent=1) + "\n")
+    if report["unreadable"]:
+        click.echo(f"{len(report['unreadable'])} files could not be read", err=True)
+    sys.exit(1 if unexpected_count(report) else 0)

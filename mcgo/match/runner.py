@@ -1,0 +1,264 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The match runner: play N games between two GTP engines and measure who is stronger.
+
+    mcgo match --engine "mcgo gtp" --opponent "gnugo --mode gtp --level 1" \\
+        --games 40 --size 9 --komi 7 --out runs/mcgo-vs-gnugo1
+
+Every move an engine answers is checked on an :class:`mcgo.Board` (positional superko,
+suicide illegal); an illegal move, a crash, a hang past the timeout or a reply that is not a
+move loses that game, the reason is recorded and the engine is restarted for the next game.
+Finished games are scored by a referee engine (GNU Go ``final_score`` by default) or by
+both players' ``final_score``; disagreements are recorded. After every game the results table
+is rewritten (JSON and CSV) and the game saved as SGF, so an interrupted match loses
+nothing and ``resume=True`` (``--resume``) carries on where it stopped.
+"""
+
+import datetime
+import pathlib
+import queue
+import threading
+import time
+import traceback
+
+from ..board import BLACK, WHITE, Board, CoordinateError, coords
+from ..sgf import GameRecord, write_sgf
+from .engines import COLOR_LETTER, COLOR_NAME, EngineFault, Seat
+from .results import GAMES_DIR, RESULTS_JSON, MatchError, check_same_match, load_results, write_results
+from .scoring import score_game
+from .settings import DEFAULT_REFEREE
+
+
+# ------------------------------------------------------------------------------ games
+def play_game(game_id, black, white, settings, referee_command=None, scorer="referee",
+              ask_engines=True):
+    """Play one game between two seats; returns (record, board, move_times).
+
+    Faults never escape: the faulty seat is killed (it restarts on next use) and the game
+    is lost by it.
+    """
+    seats = {BLACK: black, WHITE: white}
+    board = Board(settings.size, komi=settings.komi)
+    move_times = []
+    record = {"game": game_id, "black": black.label, "white": white.label,
+              "date": datetime.date.today().isoformat(), "started": time.time(), "fault_engine": None,
+              "fault_reason": None, "scores": {}, "disagreement": False,
+              "time": {black.label: 0.0, white.label: 0.0},
+              "moves_by": {black.label: 0, white.label: 0}}
+    try:
+        for seat in (black, white):
+            prepare_engine(seat, settings)
+        record.update(play_moves(seats, board, settings, record, move_times))
+    except EngineFault as fault:
+        seat = black if fault.label == black.label else white
+        loser = BLACK if seat is black else WHITE
+        seat.kill()
+        record.update(end="fault", fault_engine=fault.label, fault_reason=fault.reason,
+                      winner_color=COLOR_NAME[3 - loser],
+                      result=f"{'B' if loser == WHITE else 'W'}+F")
+    if record["end"] in ("two passes", "move cap"):
+        record.update(score_game(board, settings, seats, referee_command, scorer, ask_engines))
+    record["winner"] = {"black": black.label, "white": white.label}.get(record["winner_color"])
+    record["moves"] = len(board.moves)
+    record["finished"] = time.time()
+    return record, board, move_times
+
+
+def prepare_engine(seat, settings):
+    seat.send(f"boardsize {settings.size}")
+    seat.send("clear_board")
+    seat.send(f"komi {settings.komi:g}")
+    command = settings.time_settings_command()
+    if command:
+        seat.send(command)
+
+
+def play_moves(seats, board, settings, record, move_times):
+    """Alternate genmove/play until two passes, a resignation or the move cap."""
+    time_left = {c: settings.game_time for c in (BLACK, WHITE)}
+    while True:
+        if board.consecutive_passes >= 2:
+            return {"end": "two passes"}
+        if len(board.moves) >= settings.move_cap:
+            return {"end": "move cap"}
+        color = board.to_move
+        seat, other = seats[color], seats[3 - color]
+        answer, used = generate_move(seat, color, settings, time_left[color])
+        record["time"][seat.label] += used
+        record["moves_by"][seat.label] += 1
+        if settings.game_time is not None:
+            time_left[color] -= used
+        if answer.lower() == "resign":
+            move_times.append((color, None, used))
+            return {"end": "resignation", "winner_color": COLOR_NAME[3 - color],
+                    "result": f"{'W' if color == BLACK else 'B'}+R"}
+        point = checked_move(seat, board, color, answer)
+        board.play(point, color)
+        move_times.append((color, point, used))
+        other.send(f"play {COLOR_LETTER[color]} {coords.to_gtp(point, settings.size)}")
+
+
+def generate_move(seat, color, settings, time_left):
+    """Ask for a move; returns (answer text, seconds used)."""
+    if settings.game_time is not None:
+        seat.send(f"time_left {COLOR_LETTER[color]} {max(int(time_left), 0)} 0")
+    started = time.monotonic()
+    answer = seat.send(f"genmove {COLOR_LETTER[color]}", timeout=settings.genmove_timeout(time_left))
+    return answer.strip(), time.monotonic() - started
+
+
+def checked_move(seat, board, color, answer):
+    """The point of an engine's answer, or a fault if it is not a legal move."""
+    try:
+        point = coords.from_gtp(answer, board.size)
+    except CoordinateError as exc:
+        raise EngineFault(seat.label, f"garbage reply to genmove: {answer[:80]!r}") from exc
+    reason = board.legality(point, color)
+    if reason is not None:
+        raise EngineFault(seat.label, f"illegal move {answer} ({reason})")
+    return point
+
+
+# ------------------------------------------------------------------------------- SGF
+def game_record(record, move_times, settings, commands):
+    """The game as a :class:`mcgo.sgf.GameRecord`: players, result, komi, date, how it ended
+    (root comment) and the time used on every move (each move's comment)."""
+    moves = []
+    comments = {0: root_comment(record, commands)}
+    for color, point, used in move_times:
+        if point is None:  # resignation: no move, a note on the last node
+            note = f"{COLOR_LETTER[color]} resigns after {used:.2f} s"
+            comments[len(moves)] = f"{comments[len(moves)]}\n{note}"
+            continue
+        moves.append((color, point))
+        comments[len(moves)] = f"time {used:.2f} s"
+    return GameRecord(size=settings.size, komi=settings.komi, black=record["black"],
+                      white=record["white"], result=record["result"], date=record["date"],
+                      moves=moves, comments=comments)
+
+
+def root_comment(record, commands):
+    lines = [f"game {record['game']}",
+             f"black: {record['black']}: {commands[record['black']]}",
+             f"white: {record['white']}: {commands[record['white']]}",
+             f"end: {record['end']}"]
+    if record["fault_engine"]:
+        lines.append(f"fault: {record['fault_engine']}: {record['fault_reason']}")
+    for name, value in record.get("scores", {}).items():
+        lines.append(f"score by {name}: {value}")
+    if record.get("disagreement"):
+        lines.append("scorers disagree on the winner")
+    lines.extend(record.get("notes", []))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ match
+def colours_of_game(game_id, labels, alternate):
+    """(black label, white label): the first engine takes black in even games if alternating."""
+    first, second = labels
+    if alternate and game_id % 2 == 1:
+        return second, first
+    return first, second
+
+
+class Match:
+    """Runs the games of a match on K worker threads, each with its own engine processes."""
+
+    def __init__(self, out_dir, commands, labels, settings, games, alternate=True,
+                 referee=DEFAULT_REFEREE, scorer="referee", ask_engines=True, parallel=1,
+                 resume=False, log=print):
+        self.out_dir = pathlib.Path(out_dir)
+        self.labels = list(labels)
+        if len(set(self.labels)) != 2:
+            raise MatchError("the two engines need different labels")
+        self.commands = dict(zip(self.labels, commands))
+        self.settings = settings
+        self.games = games
+        self.alternate = alternate
+        self.referee = referee
+        self.scorer = scorer
+        self.ask_engines = ask_engines
+        self.parallel = max(1, parallel)
+        self.log = log
+        self.config = {"commands": self.commands, "labels": self.labels, "alternate": alternate,
+                       "settings": settings.as_dict(), "scorer": scorer, "referee": referee,
+                       "games": games}
+        self.records = self._existing_records(resume)
+        self._lock = threading.Lock()
+
+    def _existing_records(self, resume):
+        results = self.out_dir / RESULTS_JSON
+        if not results.exists():
+            return []
+        if not resume:
+            raise MatchError(f"{results} exists: pass --resume to continue that match, "
+                             "or choose another --out")
+        old = load_results(self.out_dir)
+        check_same_match(old["config"], self.config)
+        return list(old["games"])
+
+    def pending_games(self):
+        done = {r["game"] for r in self.records}
+        return [g for g in range(self.games) if g not in done]
+
+    def run(self):
+        """Play the pending games; returns the results document (also in results.json)."""
+        (self.out_dir / GAMES_DIR).mkdir(parents=True, exist_ok=True)
+        pending = self.pending_games()
+        if self.records:
+            self.log(f"resuming: {len(self.records)} games already played, {len(pending)} to go")
+        work = queue.Queue()
+        for game_id in pending:
+            work.put(game_id)
+        workers = [threading.Thread(target=self._worker, args=(work,), daemon=True)
+                   for _ in range(min(self.parallel, len(pending)))]
+        for w in workers:
+            w.start()
+        for w in workers:
+            while w.is_alive():  # join with a timeout so Ctrl-C reaches the main thread
+                w.join(0.5)
+        return write_results(self.out_dir, self.config, self.records)
+
+    def _worker(self, work):
+        seats = {label: Seat(label, self.commands[label]) for label in self.labels}
+        try:
+            while True:
+                try:
+                    game_id = work.get_nowait()
+                except queue.Empty:
+                    return
+                self._play_and_save(game_id, seats)
+        finally:
+            for seat in seats.values():
+                seat.kill()
+
+    def _play_and_save(self, game_id, seats):
+        black, white = colours_of_game(game_id, self.labels, self.alternate)
+        try:
+            record, board, move_times = play_game(
+                game_id, seats[black], seats[white], self.settings, self.referee, self.scorer,
+                self.ask_engines)
+        except Exception:  # a bug of ours: keep the other games, leave this one for --resume
+            self.log(f"game {game_id} not recorded (it stays pending for --resume):\n"
+                     f"{traceback.format_exc()}")
+            for seat in seats.values():
+                seat.kill()
+            return
+        sgf_path = self.out_dir / GAMES_DIR / f"game-{game_id:04d}.sgf"
+        write_sgf(game_record(record, move_times, self.settings, self.commands), sgf_path)
+        record["sgf"] = str(sgf_path.relative_to(self.out_dir))
+        with self._lock:
+            self.records.append(record)
+            write_results(self.out_dir, self.config, self.records)
+            fault = f" ({record['fault_engine']}: {record['fault_reason']})" if record["fault_engine"] else ""
+            self.log(f"game {game_id}: {black} (B) vs {white} (W): {record['result']} "
+                     f"after {record['moves']} moves, {record['end']}{fault}")
+
+
+def engines_from_options(engine, opponent, black, white):
+    """Two commands and whether they alternate colours, from either pair of options
+    (None when the options mix the pairs or leave one half out)."""
+    if engine and opponent and not (black or white):
+        return [engine, opponent], True
+    if black and white and not (engine or opponent):
+        return [black, white], False
+    return None

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What both engines of a match are told and how long they may think; the default commands.
+
+Plain Python (no board, no Numba): the command line reads its defaults here.
+
+>>> settings = MatchSettings(size=9, komi=7, game_time=60)
+>>> settings.time_settings_command(), settings.move_cap, settings.genmove_timeout(30.0)
+('time_settings 60 0 0', 243, 40.0)
+"""
+
+import shutil
+
+from .. import options
+
+GNUGO = shutil.which("gnugo") or "/usr/games/gnugo"
+DEFAULT_REFEREE = f"{GNUGO} --mode gtp --chinese-rules --capture-all-dead --positional-superko"
+SCORERS = ("referee", "engines", "tromp-taylor")
+
+SETUP_TIMEOUT = 30.0               # boardsize, komi, play: quick commands
+SCORE_TIMEOUT = 180.0              # final_score: GNU Go thinks long on unsettled positions
+DEFAULT_MOVE_TIMEOUT = 120.0       # genmove limit when no time control is given
+TIMEOUT_MARGIN = 10.0              # slack over the time control before a move counts as a hang
+MOVE_TIMEOUT_FACTOR = 3.0          # per-move time control: allow this many times the budget
+MOVE_CAP_PER_POINT = 3             # a game is stopped and scored after 3 x size^2 moves
+
+
+class MatchSettings:
+    """What both engines are told and how long they may think."""
+
+    def __init__(self, size=9, komi=options.DEFAULT_KOMI, move_time=None, game_time=None,
+                 move_cap=None, move_timeout=None):
+        if move_time is not None and game_time is not None:
+            raise ValueError("give a per-move time or a per-game time, not both")
+        self.size = size
+        self.komi = komi
+        self.move_time = move_time
+        self.game_time = game_time
+        self.move_cap = move_cap if move_cap is not None else MOVE_CAP_PER_POINT * size * size
+        self.move_timeout = move_timeout
+
+    def as_dict(self):
+        return {"size": self.size, "komi": self.komi, "move_time": self.move_time,
+                "game_time": self.game_time, "move_cap": self.move_cap,
+                "move_timeout": self.move_timeout}
+
+    def time_settings_command(self):
+        """GTP ``time_settings``: per move is byo-yomi of 1 stone, per game is absolute."""
+        if self.move_time is not None:
+            return f"time_settings 0 {self.move_time:g} 1"
+        if self.game_time is not None:
+            return f"time_settings {self.game_time:g} 0 0"
+        return None
+
+    def genmove_timeout(self, time_left):
+        """How long a genmove may take before the engine counts as hung."""
+        if self.move_timeout is not None:
+            return self.move_timeout
+        if self.move_time is not None:
+            return MOVE_TIMEOUT_FACTOR * self.move_time + TIMEOUT_MARGIN
+        if self.game_time is not None:
+            return max(time_left, 0.0) + TIMEOUT_MARGIN
+        return DEFAULT_MOVE_TIMEOUT
