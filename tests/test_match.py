@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The match runner (tools/match.py) against GNU Go and a deliberately broken engine.
+"""The match runner (mcgo.match, ``mcgo match``) against GNU Go and a deliberately broken engine.
 
 Games are kept short (small boards, level 1, move caps) so the file runs in well under two
 minutes on two cores. Every result is checked against something the runner did not
@@ -8,7 +8,6 @@ Wilson intervals.
 """
 
 import csv
-import importlib.util
 import json
 import math
 import os
@@ -24,22 +23,18 @@ from click.testing import CliRunner
 from sgfmill import sgf
 
 from mcgo import Board
+from mcgo.board.board import result_text
 from mcgo.gtp.controller import GtpEngine
+from mcgo.match import settings as match_settings
+from mcgo.match.commands import match as match_command
+from mcgo.match.runner import Match
+from mcgo.match.scoring import parse_score
+from mcgo.match.settings import DEFAULT_REFEREE, MatchSettings
+from mcgo.stats import elo_difference, wilson_interval
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-MATCH_SCRIPT = ROOT / "tools" / "match.py"
 FAKE_ENGINE = pathlib.Path(__file__).resolve().parent / "fake_engine.py"
+MCGO = [sys.executable, "-m", "mcgo"]
 INTERRUPT_WAIT = 60.0  # seconds to wait for the first game of the interrupted match
-
-
-def load_tool(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-match = load_tool("mcgo_tools_match", MATCH_SCRIPT)
 
 
 def fake(*args):
@@ -53,9 +48,9 @@ def gnugo(gnugo_command):
 
 
 def run_match(out, commands, labels, games, size=5, komi=7.5, parallel=1, move_cap=None,
-              timeout=None, referee=match.DEFAULT_REFEREE, resume=False):
-    settings = match.MatchSettings(size, komi, move_cap=move_cap, move_timeout=timeout)
-    m = match.Match(out, commands, labels, settings, games, referee=referee,
+              timeout=None, referee=DEFAULT_REFEREE, resume=False):
+    settings = MatchSettings(size, komi, move_cap=move_cap, move_timeout=timeout)
+    m = Match(out, commands, labels, settings, games, referee=referee,
                     parallel=parallel, resume=resume, log=lambda line: None)
     return m.run()
 
@@ -91,7 +86,7 @@ def replay_sgf(path):
     (1, 29, 0.0061, 0.1718),
 ])
 def test_wilson_interval_matches_published_values(wins, n, low, high):
-    got_low, got_high = match.wilson_interval(wins, n)
+    got_low, got_high = wilson_interval(wins, n)
     assert got_low == pytest.approx(low, abs=5e-5)
     assert got_high == pytest.approx(high, abs=5e-5)
 
@@ -99,19 +94,19 @@ def test_wilson_interval_matches_published_values(wins, n, low, high):
 @pytest.mark.parametrize("difference", [-400, -100, 0, 191, 350])
 def test_elo_difference_inverts_the_logistic_expected_score(difference):
     expected_score = 1 / (1 + 10 ** (-difference / 400))  # Elo's logistic formula
-    assert match.elo_difference(expected_score) == pytest.approx(difference, abs=1e-6)
+    assert elo_difference(expected_score) == pytest.approx(difference, abs=1e-6)
 
 
 def test_elo_difference_is_unbounded_at_certainty():
-    assert match.elo_difference(1.0) == math.inf
-    assert match.elo_difference(0.0) == -math.inf
+    assert elo_difference(1.0) == math.inf
+    assert elo_difference(0.0) == -math.inf
 
 
 def test_parse_score_reads_final_score_answers():
-    assert match.parse_score("B+3.5") == 3.5
-    assert match.parse_score("W+0.5") == -0.5
-    assert match.parse_score("0") == 0
-    assert match.parse_score("cannot score") is None
+    assert parse_score("B+3.5") == 3.5
+    assert parse_score("W+0.5") == -0.5
+    assert parse_score("0") == 0
+    assert parse_score("cannot score") is None
 
 
 # --------------------------------------------------------------------- GNU Go games
@@ -131,11 +126,11 @@ def test_gnugo_level10_vs_level1_on_9x9(tmp_path, gnugo_command, gnugo):
     assert game.get_komi() == 7 and game.get_root().get("RE") == record["result"]
     assert all(n.get("C").startswith("time ") for n in nodes)
     # GNU Go scoring the SGF we wrote gives the result we recorded.
-    assert record["result"] == match.score_to_result(
-        match.parse_score(gnugo_score_of_sgf(gnugo_command, sgf_path)))
+    assert record["result"] == result_text(
+        parse_score(gnugo_score_of_sgf(gnugo_command, sgf_path)))
     # Both players are GNU Go and judge the end alike.
     assert record["disagreement"] is False
-    assert match.parse_score(record["scores"]["black_engine"]) == match.parse_score(record["result"])
+    assert parse_score(record["scores"]["black_engine"]) == parse_score(record["result"])
     summary = doc["summary"]
     assert summary["decided"] == 1
     if record["winner"] is None:  # komi 7 on 9x9 allows a jigo
@@ -204,7 +199,7 @@ def wait_for_games(results, count, process):
 def test_interrupted_match_resumes_without_losing_games(tmp_path):
     out = tmp_path / "match"
     results = out / "results.json"
-    process = subprocess.Popen([sys.executable, str(MATCH_SCRIPT)] + cli_args(out, 4), start_new_session=True,
+    process = subprocess.Popen(MCGO + ["match"] + cli_args(out, 4), start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_games(results, 1, process)
@@ -215,14 +210,14 @@ def test_interrupted_match_resumes_without_losing_games(tmp_path):
     assert 1 <= len(saved) < 4
 
     runner = CliRunner()
-    refused = runner.invoke(match.main, cli_args(out, 4))
+    refused = runner.invoke(match_command, cli_args(out, 4))
     assert refused.exit_code == 1 and "--resume" in refused.output
     assert json.loads(results.read_text())["games"] == saved  # nothing overwritten
 
-    changed = runner.invoke(match.main, cli_args(out, 4, "--komi", "0.5", "--resume"))
+    changed = runner.invoke(match_command, cli_args(out, 4, "--komi", "0.5", "--resume"))
     assert changed.exit_code == 1 and "settings" in changed.output
 
-    resumed = runner.invoke(match.main, cli_args(out, 4, "--resume"))
+    resumed = runner.invoke(match_command, cli_args(out, 4, "--resume"))
     assert resumed.exit_code == 0, resumed.output
     doc = json.loads(results.read_text())
     assert [g["game"] for g in doc["games"]] == [0, 1, 2, 3]
@@ -243,13 +238,13 @@ def test_parallel_games_overlap_in_time(tmp_path):
 
 
 def test_cli_rejects_mixed_engine_options():
-    result = CliRunner().invoke(match.main, ["--engine", "x", "--black", "y"])
+    result = CliRunner().invoke(match_command, ["--engine", "x", "--black", "y"])
     assert result.exit_code == 2
     assert "--engine and --opponent" in result.output
 
 
 def test_cli_rejects_both_time_controls(tmp_path):
-    result = CliRunner().invoke(match.main, ["--engine", "x", "--opponent", "y", "--move-time", "1",
+    result = CliRunner().invoke(match_command, ["--engine", "x", "--opponent", "y", "--move-time", "1",
                                              "--game-time", "60", "--out", str(tmp_path)])
     assert result.exit_code == 2
     assert "not both" in result.output
@@ -261,8 +256,8 @@ def test_cli_rejects_both_time_controls(tmp_path):
 ])
 def test_time_settings_reach_both_engines(tmp_path, option, value, told):
     logs = [tmp_path / "a.log", tmp_path / "b.log"]
-    settings = match.MatchSettings(5, 6.5, move_cap=6, **{option: value})
-    match.Match(tmp_path / "match", [fake("--log", str(logs[0])), fake("--log", str(logs[1]))],
+    settings = MatchSettings(5, 6.5, move_cap=6, **{option: value})
+    Match(tmp_path / "match", [fake("--log", str(logs[0])), fake("--log", str(logs[1]))],
                 ["a", "b"], settings, 1, referee=None, log=lambda line: None).run()
     for log in logs:
         commands = log.read_text().splitlines()
@@ -274,6 +269,47 @@ def test_time_settings_reach_both_engines(tmp_path, option, value, told):
 
 
 def test_hang_timeout_follows_the_time_control():
-    assert match.MatchSettings(move_time=2).genmove_timeout(None) > 2
-    assert match.MatchSettings(game_time=60).genmove_timeout(30) == pytest.approx(30 + match.TIMEOUT_MARGIN)
-    assert match.MatchSettings(move_time=2, move_timeout=1).genmove_timeout(None) == 1
+    assert MatchSettings(move_time=2).genmove_timeout(None) > 2
+    assert MatchSettings(game_time=60).genmove_timeout(30) == pytest.approx(30 + match_settings.TIMEOUT_MARGIN)
+    assert MatchSettings(move_time=2, move_timeout=1).genmove_timeout(None) == 1
+
+
+# ---------------------------------------------------------------------- the command
+def test_match_help_through_the_command_without_loading_the_board():
+    result = subprocess.run(MCGO + ["match", "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    for option in ("--engine", "--opponent", "--black", "--white", "--games", "--komi",
+                   "--move-time", "--game-time", "--referee", "--scorer", "--parallel", "--resume"):
+        assert option in result.stdout
+    # The command line is built without Numba, so that `mcgo --help` answers at once.
+    probe = subprocess.run([sys.executable, "-c", "import sys, mcgo.cli; "
+                            "print(sorted(m for m in ('numba', 'mcgo.board') if m in sys.modules))"],
+                           capture_output=True, text=True, timeout=60)
+    assert probe.stdout.strip() == "[]", probe.stderr
+
+
+@pytest.mark.gnugo
+def test_short_match_through_the_command(tmp_path, gnugo_command, gnugo):
+    """Two 5x5 games of GNU Go level 1 against itself, through ``mcgo match``."""
+    out = tmp_path / "match"
+    result = subprocess.run(MCGO + ["match", "--engine", gnugo + " --level 1",
+                                    "--opponent", gnugo + " --level 1", "--games", "2", "--size", "5",
+                                    "--out", str(out)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["config"]["settings"]["komi"] == 7  # mcgo.options.DEFAULT_KOMI
+    assert [(g["game"], g["black"]) for g in doc["games"]] == [(0, "engine"), (1, "opponent")]
+    for record in doc["games"]:
+        assert record["end"] in ("two passes", "resignation") and record["fault_engine"] is None
+        sgf_path = out / record["sgf"]
+        game, board, nodes = replay_sgf(sgf_path)
+        assert len(board.moves) == record["moves"] and game.get_komi() == 7
+        assert game.get_root().get("RE") == record["result"]
+        if record["end"] == "resignation":  # the loser's resignation is noted on the last node
+            loser = "b" if record["result"] == "W+R" else "w"
+            assert f"{loser} resigns after" in (nodes[-1] if nodes else game.get_root()).get("C")
+        else:
+            assert record["result"] == result_text(parse_score(gnugo_score_of_sgf(gnugo_command, sgf_path)))
+    assert f"games 2 (decided {doc['summary']['decided']}" in result.stdout
+    assert "95% Wilson" in result.stdout and "Elo engine - opponent" in result.stdout

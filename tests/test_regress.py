@@ -1,31 +1,25 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The regression runner (tools/regress.py) on real Fuego .tst files and on hand-made ones.
+"""The regression runner (mcgo.match.regress, ``mcgo regress``) on real Fuego .tst files and
+on hand-made ones.
 
 The answers come from GNU Go over GTP; the expectations are read off the files by hand.
 """
 
-import importlib.util
+import json
 import pathlib
 import shlex
+import subprocess
 import sys
 
 import pytest
 from click.testing import CliRunner
 
 from mcgo.gtp.controller import GtpEngine
+from mcgo.match import regress
+from mcgo.match.commands import regress as regress_command
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FAKE_ENGINE = pathlib.Path(__file__).resolve().parent / "fake_engine.py"
-
-
-def load_tool(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-regress = load_tool("mcgo_tools_regress", ROOT / "tools" / "regress.py")
 
 
 def as_command(words):
@@ -210,7 +204,7 @@ def test_board_sizes_follow_loadsgf(fuego_regression_dir):
 
 @pytest.mark.gnugo
 def test_cli_summary_and_exit_code(hand_made_tst, gnugo_command):
-    result = CliRunner().invoke(regress.main, [str(hand_made_tst), "--engine", as_command(gnugo_command)])
+    result = CliRunner().invoke(regress_command, [str(hand_made_tst), "--engine", as_command(gnugo_command)])
     assert result.exit_code == 1  # there are unexpected results
     assert "hand.tst:30 FAIL" in result.output
     assert "hand.tst:60 unexpected PASS" in result.output
@@ -261,3 +255,50 @@ def test_mcgo_passes_rather_than_play_into_settled_territory(fuego_regression_di
     assert not setup_errors
     assert [r.test_id for r in results] == test_ids
     assert all(r.outcome == regress.PASS for r in results), [(r.test_id, r.answer) for r in results]
+
+
+# ------------------------------------------------------------------- the command
+MCGO = [sys.executable, "-m", "mcgo"]
+BLUNDER_ENDGAME_GAME = "sgf/games/2011/KGS-74-August2011-9x9-fast/pachi2-Fuego-2.sgf"
+# 9x9-blunder-endgame.tst, read by hand: test id -> (moves loaded, expected answers, expected to fail)
+BLUNDER_ENDGAME_TESTS = {10: (49, {"F9", "G1"}, False), 20: (57, {"J5"}, True),
+                         30: (59, {"J5"}, False), 40: (63, {"J5"}, False),
+                         50: (69, {"B2"}, True)}
+
+
+def test_regress_help_through_the_command():
+    result = subprocess.run(MCGO + ["regress", "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    for option in ("PATHS...", "--engine", "--timeout", "--size", "--json", "--quiet"):
+        assert option in result.stdout
+
+
+@pytest.mark.gnugo
+def test_mcgo_regress_on_a_fuego_file_agrees_with_gnugo_asked_directly(fuego_regression_dir,
+                                                                       gnugo_command, tmp_path):
+    """``mcgo regress`` on one Fuego 9x9 file: every answer is GNU Go's own ``reg_genmove`` on
+    the test's position, every outcome follows from the file's expectation, and the exit
+    status says whether anything went unexpectedly."""
+    engine = gnugo_level1(gnugo_command)
+    report_path = tmp_path / "report.json"
+    result = subprocess.run(MCGO + ["regress", str(fuego_regression_dir / "9x9-blunder-endgame.tst"),
+                                    "--engine", as_command(engine), "--json", str(report_path)],
+                            capture_output=True, text=True, timeout=300)
+    report = json.loads(report_path.read_text())
+    answers = {t["test_id"]: t["answer"] for t in report["tests"]}
+    with GtpEngine(engine) as gnugo:
+        for test_id, (moves, _, _) in BLUNDER_ENDGAME_TESTS.items():
+            gnugo.send(f"loadsgf {fuego_regression_dir / BLUNDER_ENDGAME_GAME} {moves}")
+            assert gnugo.send("reg_genmove b") == answers[test_id]
+    unexpected = 0
+    for test in report["tests"]:
+        _, expected, expected_fail = BLUNDER_ENDGAME_TESTS[test["test_id"]]
+        hit = test["answer"] in expected
+        outcome = {(True, False): regress.PASS, (False, False): regress.FAIL,
+                   (True, True): regress.UNEXPECTED_PASS, (False, True): regress.EXPECTED_FAIL}
+        assert test["outcome"] == outcome[hit, expected_fail]
+        unexpected += hit == expected_fail
+        assert f"9x9-blunder-endgame.tst:{test['test_id']} {test['outcome']}:" in result.stdout
+    assert result.returncode == (1 if unexpected else 0)
+    passed = sum(t["outcome"] in (regress.PASS, regress.UNEXPECTED_PASS) for t in report["tests"])
+    assert f"total over 1 files: {passed}/5 passed" in result.stdout
