@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """19x19 match: mcgo with the default case base against mcgo without, equal simulations.
 
-Runs ``tools/match.py`` (colours alternate, GNU Go referee scores; each engine behind
+Runs ``mcgo match`` (colours alternate, GNU Go referee scores; each engine behind
 ``gtp_reseed.py`` so that every game gets new seeds), then prints the score
 with a 95% Wilson interval as JSON and a line of text; ``--plot`` draws the win share with
 its interval and the wins by colour. ``--summarize-only`` reads an existing ``--out``.
@@ -16,15 +16,14 @@ import pathlib
 import subprocess
 import sys
 
+from mcgo.stats import wilson_interval
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-from match import wilson_interval  # noqa: E402  (the match runner's, tested against Newcombe 1998)
 
 
-def wilson(wins, games):
-    """95% Wilson score interval of a win share, rounded for the report."""
-    low, high = wilson_interval(wins, games)
-    return (round(low, 4), round(high, 4))
+def rounded(interval):
+    """An interval rounded for the report."""
+    return tuple(round(x, 4) for x in interval)
 
 
 def run_match(args):
@@ -34,7 +33,7 @@ def run_match(args):
               f"--casebase default")
     opponent = (f"{proxy} --base 2000 -- python -m mcgo gtp --quiet --playouts {args.playouts} "
                 f"--casebase none")
-    command = [sys.executable, str(ROOT / "tools" / "match.py"), "--engine", engine,
+    command = [sys.executable, "-m", "mcgo", "match", "--engine", engine,
                "--opponent", opponent, "--engine-label", f"mcgo-cb-{args.playouts}",
                "--opponent-label", f"mcgo-nocb-{args.playouts}", "-n", str(args.games),
                "--size", "19", "--komi", str(args.komi), "--out", str(args.out)]
@@ -52,7 +51,7 @@ def summarize(out):
     decided = summary["decided"]
     return {"games": summary["games"], "decided": decided, "wins_with_casebase": wins,
             "wins_without": summary["wins"][without], "share_with_casebase": round(wins / decided, 4) if decided else None,
-            "wilson95": wilson(wins, decided), "wins_by_color": summary.get("wins_by_color"),
+            "wilson95": rounded(wilson_interval(wins, decided)), "wins_by_color": summary.get("wins_by_color"),
             "commands": data["config"]["commands"], "settings": data["config"]["settings"]}
 
 

@@ -10,8 +10,6 @@ counts half. Prints JSON with the win rate of A and its 95% Wilson interval.
 """
 
 import json
-import pathlib
-import sys
 
 import click
 
@@ -19,16 +17,12 @@ import mcgo
 from mcgo.search import Search
 from mcgo.search.decide import (estimate, pick_move, score_without,
                                 should_resign)
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-from match import wilson_interval  # noqa: E402  (the match runner's, tested against Newcombe 1998)
+from mcgo.stats import wilson_interval
 
 
-def wilson(wins, games):
-    """95% Wilson score interval of a win share, rounded for the report."""
-    low, high = wilson_interval(wins, games)
-    return (round(low, 4), round(high, 4))
+def rounded(interval):
+    """An interval rounded for the report."""
+    return tuple(round(x, 4) for x in interval)
 
 
 def player(spec, seed):
@@ -79,7 +73,7 @@ def main(spec_a, spec_b, games, playouts, size, komi, seed):
                    f"A {wins_a:g}/{g + 1}", err=True)
     print(json.dumps(dict(a=spec_a, b=spec_b, games=games, playouts=playouts, size=size,
                           komi=komi, a_wins=wins_a, a_win_rate=round(wins_a / games, 3),
-                          wilson_95=wilson(wins_a, games), games_detail=records), indent=2))
+                          wilson_95=rounded(wilson_interval(wins_a, games)), games_detail=records), indent=2))
 
 
 if __name__ == "__main__":
