@@ -18,6 +18,14 @@ FUEGO_REGRESSION = pathlib.Path(os.environ.get("MCGO_FUEGO_REGRESSION", ROOT / "
 GNUGO = os.environ.get("MCGO_GNUGO") or shutil.which("gnugo") or "/usr/games/gnugo"
 
 
+def pytest_collection_modifyitems(items):
+    """Every test that talks to GNU Go (through the ``gnugo_command`` fixture, directly or by
+    another fixture) carries the ``gnugo`` mark, so ``-m "not gnugo"`` leaves them all out."""
+    for item in items:
+        if "gnugo_command" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.gnugo)
+
+
 def missing(what):
     """Skip here, or fail under CI where every reference must be present."""
     if os.environ.get("MCGO_REQUIRE_REFERENCES"):

@@ -8,8 +8,8 @@ incremental bookkeeping stays consistent with a full recount (``check_consistenc
 import contextlib
 import io
 import re
-import tempfile
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,8 +33,11 @@ garbage = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x2FF), 
 lines = st.lists(st.one_of(structured, structured, garbage), min_size=1, max_size=25)
 
 
-# printsgf FILE and loadsgf FILE touch the working directory: keep that in a scratch one.
-SCRATCH = tempfile.mkdtemp(prefix="mcgo-gtp-fuzz-")
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    """A working folder for the fuzzed engine: ``printsgf FILE`` and ``loadsgf FILE`` with a
+    relative name write and read there, never in the folder the tests run from."""
+    return tmp_path_factory.mktemp("gtp-fuzz")
 
 
 def engine():
@@ -44,8 +47,8 @@ def engine():
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lines)
-def test_every_line_gets_one_well_formed_answer(batch):
-    with contextlib.chdir(SCRATCH):
+def test_every_line_gets_one_well_formed_answer(scratch, batch):
+    with contextlib.chdir(scratch):
         check_answers(batch)
 
 
@@ -77,10 +80,10 @@ def check_answers(batch):
 
 @settings(max_examples=40, deadline=None)
 @given(st.binary(max_size=400))
-def test_raw_bytes_never_kill_the_loop(data):
+def test_raw_bytes_never_kill_the_loop(scratch, data):
     eng, out = engine()
     stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace")
-    with contextlib.chdir(SCRATCH):
+    with contextlib.chdir(scratch):
         eng.serve(stream)                      # returns at quit or the end of input
     text = out.getvalue()
     for block in [b for b in text.split("\n\n") if b]:
