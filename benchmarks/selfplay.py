@@ -10,19 +10,14 @@ counts half. Prints JSON with the win rate of A and its 95% Wilson interval.
 """
 
 import json
-import pathlib
-import sys
 
 import click
 
 import mcgo
 from mcgo.search import Search
-from mcgo.search.decide import (estimate, pick_move, score_without,
-                                should_resign)
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-from match import wilson_interval  # noqa: E402  (the match runner's, tested against Newcombe 1998)
+from mcgo.search.player import pick_move, should_resign
+from mcgo.search.status import estimate, score_without
+from mcgo.stats import wilson_interval
 
 
 def wilson(wins, games):
