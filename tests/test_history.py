@@ -16,7 +16,6 @@ import mcgo
 from mcgo.board import Move, Setup, coords
 from mcgo.gtp.engine import Engine
 from mcgo.gtp.terminal import send
-from mcgo.search import status
 from mcgo.sgf import ReplayError, read_game, replay
 
 

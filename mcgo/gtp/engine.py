@@ -29,12 +29,12 @@ from ..board.board import Board, IllegalMove, result_text
 from ..board.history import Move
 from ..board.kernels import BLACK, PASS, WHITE
 from ..playout import ownership
-from ..search import STRONG, Search
+from ..search import STRONG
 from ..search.player import Player
 from ..search.search import DEFAULT_PARALLEL
-from ..search.status import STATUS_PLAYOUTS, STATUSES, Status, estimate
+from ..search.status import STATUS_PLAYOUTS, STATUSES, Status
 from . import analysis
-from .protocol import (NAME, PROTOCOL_VERSION, GtpError, Quit, format_reply, is_number, log,  # noqa: F401
+from .protocol import (NAME, PROTOCOL_VERSION, GtpError, Quit, format_reply, is_number, log,
                        need, parse_float, parse_int, preprocess, split_command)
 
 DEFAULT_SIZE = options.DEFAULT_GTP_SIZE
@@ -43,8 +43,6 @@ DEFAULT_RESIGN = options.DEFAULT_RESIGN
 ANALYZE_INTERVAL = 1.0         # seconds between lz-analyze lines when none is given
 OWNERSHIP_PLAYOUTS = 1000
 STREAMING = object()           # a handler that wrote its own answer
-WARM_UP_SIZE = 9
-WARM_UP_PLAYOUTS = 32
 SLOW_WARM_UP = 5.0             # seconds: a warm-up this slow compiled (a cold cache)
 MAX_SGF_BYTES = 16 * 1024 * 1024  # loadsgf refuses bigger files (and devices, fifos)
 COLOR_WORDS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
@@ -84,14 +82,7 @@ class Engine:
         """Load the search and scoring kernels now (compile them, with a cold Numba cache),
         so that the first ``genmove`` spends its time searching. Kernels do not depend on the
         board size, so a small board does."""
-        start = time.perf_counter()
-        board = Board(WARM_UP_SIZE, komi=self.board.komi)
-        Search(preset=self.search.preset, policy=self.policy, seed=self.seed,
-               parallel=self.search.parallel).run(board, playouts=WARM_UP_PLAYOUTS)
-        estimate(board, playouts=WARM_UP_PLAYOUTS, policy="pattern", seed=self.seed)
-        if self.opening_advisor is not None:
-            self.opening_advisor.advise(Board(self.opening_advisor.casebase.size))
-        seconds = time.perf_counter() - start
+        seconds = self.player.warm_up(self.board.komi)
         if self.verbose and seconds > SLOW_WARM_UP:
             log(f"kernels compiled in {seconds:.0f} s (kept in Numba's cache for next time)")
         return seconds

@@ -24,12 +24,14 @@ import sys
 import time
 
 from ..board import coords
+from ..board.board import Board
 from ..board.history import Move
 from ..board.kernels import BLACK, PASS
 from .. import options
 from .presets import STRONG
 from .search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, Search
-from .status import SETTLED, dame_left, is_settled, judge, owner_from_sum, score_without
+from .status import (SETTLED, dame_left, estimate, is_settled, judge, owner_from_sum,
+                     score_without)
 from .timecontrol import MIN_THINK, TimeControl
 
 DEFAULT_SECONDS = 1.0          # thinking time when no limit and no time control is given
@@ -40,6 +42,8 @@ PASS_CHECK_SHARE = 0.25        # a check that passing is safe gets this part of 
 PASS_CHECK_MIN_PLAYOUTS = 300  # and at least this many, else it does not count
 PASS_CHECK_MIN_SECONDS = 0.1   # with less of the move's time left there is no check
 PASS_CHECK_HOPELESS = 0.1      # passing holds when the opponent's win rate after it is below this
+WARM_UP_SIZE = 9               # kernels do not depend on the board size: a small board loads them
+WARM_UP_PLAYOUTS = 32
 
 
 def log(*parts):
@@ -81,6 +85,18 @@ class Player:
         self.search.clear()
         if self._pass_search is not None:
             self._pass_search.clear()
+
+    def warm_up(self, komi):
+        """Load the search and scoring kernels now (compile them, with a cold Numba cache)
+        and the case base, on a throw-away search; returns the seconds it took."""
+        start = time.perf_counter()
+        board = Board(WARM_UP_SIZE, komi=komi)
+        Search(preset=self.search.preset, policy=self.search.policy, seed=self.seed,
+               parallel=self.search.parallel).run(board, playouts=WARM_UP_PLAYOUTS)
+        estimate(board, playouts=WARM_UP_PLAYOUTS, policy="pattern", seed=self.seed)
+        if self.opening_advisor is not None:
+            self.opening_advisor.advise(Board(self.opening_advisor.casebase.size))
+        return time.perf_counter() - start
 
     # ------------------------------------------------------------------ limits
     def limits(self, board, color, received_at=None):
