@@ -188,3 +188,19 @@ def test_the_search_starts_afresh_after_a_set_up():
     board.play(first.best_move)
     kept = search.run(board, playouts=100)
     assert kept.root_visits > kept.simulations
+
+
+def test_mcgo_play_saves_the_game(tmp_path):
+    """``save FILE`` in ``mcgo play`` writes the game so far; sgfmill reads the human's move
+    and the engine's answer from it."""
+    from click.testing import CliRunner
+    from mcgo.cli import main
+    path = tmp_path / "game.sgf"
+    result = CliRunner().invoke(main, ["play", "--size", "9", "--playouts", "50", "--seed", "1"],
+                                input=f"E5\nsave {path}\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert f"saved {path}" in result.output
+    answer = result.output.split("mcgo plays ")[1].split()[0]
+    _, plays = sgf_moves.get_setup_and_moves(sgf.Sgf_game.from_bytes(path.read_bytes()))
+    assert [(c, coords.to_gtp(coords.from_sgfmill(m, 9), 9)) for c, m in plays] == \
+        [("b", "E5"), ("w", answer)]
