@@ -79,6 +79,10 @@ class Board:
     Moves are internal indices (see :mod:`mcgo.board.coords`) or GTP vertices such as
     ``"D4"`` and ``"pass"``. ``color`` defaults to the side to move; naming it lets either
     side play out of turn, as GTP's ``play`` does.
+
+    ``history`` holds every change in order, :class:`~mcgo.board.history.Move` and
+    :class:`~mcgo.board.history.Setup` entries (as python-chess's ``move_stack``); ``moves``
+    the moves alone, passes included; ``undo`` takes back the last entry of either kind.
     """
 
     BLACK = BLACK
