@@ -115,7 +115,7 @@ def test_a_game_with_set_up_stones_and_three_moves_round_trips(tmp_path):
 
 
 @pytest.mark.parametrize("stones", [2, 5, 9])
-def test_fixed_handicap_then_printsgf_has_the_stones_and_ha(stones):
+def test_fixed_handicap_then_printsgf_has_the_stones_and_ha(stones, tmp_path):
     """The AB stones sgfmill reads are the vertices the engine answered, HA is their number,
     and loading the file gives the position back with white to move."""
     engine = Engine(size=9, out=io.StringIO(), verbose=False)
@@ -126,6 +126,11 @@ def test_fixed_handicap_then_printsgf_has_the_stones_and_ha(stones):
     black, white, _ = game.get_root().get_setup_stones()
     assert {coords.to_gtp(coords.from_sgfmill(p, 9), 9) for p in black} == set(vertices)
     assert not white and game.get_root().get("HA") == stones
+    path = tmp_path / "handicap.sgf"
+    path.write_bytes(written)
+    other = Engine(size=19, out=io.StringIO(), verbose=False)
+    assert gtp(other, f"loadsgf {path}") == "white"
+    assert set(gtp(other, "list_stones black").split()) == set(vertices)
     # and after a move, the set-up stays at the root, before white's move
     gtp(engine, "play w E5" if "E5" not in vertices else "play w D5")
     written = gtp(engine, "printsgf").encode()
