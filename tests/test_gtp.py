@@ -16,7 +16,8 @@ import pytest
 import mcgo
 from mcgo.board import coords
 from mcgo.gtp.controller import GtpEngine, GtpFailure
-from mcgo.gtp.engine import Engine, command_names, handicap_points
+from mcgo.board.handicap import fixed_points
+from mcgo.gtp.engine import Engine, command_names
 
 PLAYOUTS = 200
 RESPONSE = re.compile(r"^([=?])(\d*)(?: (.*))?$", re.S)
@@ -338,7 +339,7 @@ def test_fixed_handicap_vertices_agree_with_gnugo(gnugo, size):
         assert sa == sb, (size, n)
         if sa == "=":
             assert sorted(a.split()) == sorted(b.split()), (size, n)
-            assert set(a.split()) == {coords.to_gtp(p, size) for p in handicap_points(size, n)}
+            assert set(a.split()) == {coords.to_gtp(p, size) for p in fixed_points(size, n)}
 
 
 FINISHED = {

@@ -15,7 +15,7 @@ from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.search import Search
 from mcgo.search.tree import LIMIT, NEXT_FREE, PARENT
-from mcgo.search.decide import judge, owner_from_sum
+from mcgo.search.status import judge, owner_from_sum
 from mcgo.search.timecontrol import SAFETY_SECONDS, TimeControl
 
 TACTICS_PLAYOUTS = 2000

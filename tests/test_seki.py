@@ -18,7 +18,7 @@ import mcgo
 from mcgo.board import coords
 from mcgo.gtp.controller import GtpEngine, GtpFailure
 from mcgo.gtp.engine import Engine
-from mcgo.search.decide import estimate, judge
+from mcgo.search.status import estimate, judge
 
 RESPONSE = re.compile(r"^([=?])(\d*)(?: (.*))?$", re.DOTALL)
 STATUSES = ("seki", "dead", "alive")

@@ -15,14 +15,15 @@ Traceback (most recent call last):
 mcgo.board.board.IllegalMove: white E5 is illegal (occupied)
 
 The kernels in :mod:`mcgo.board.kernels` do the work; this class adds what a real game needs
-and a playout does not: positional superko through the set of earlier hashes, undo, setup
-stones, and names of points.
+and a playout does not: positional superko through the set of earlier hashes, a history of
+moves and set-ups (:mod:`mcgo.board.history`) that undo walks back, and names of points.
 """
 
 import numpy as np
 
 from . import coords
 from . import kernels as K
+from .history import Move, Setup
 
 BLACK = K.BLACK
 WHITE = K.WHITE
@@ -78,6 +79,10 @@ class Board:
     Moves are internal indices (see :mod:`mcgo.board.coords`) or GTP vertices such as
     ``"D4"`` and ``"pass"``. ``color`` defaults to the side to move; naming it lets either
     side play out of turn, as GTP's ``play`` does.
+
+    ``history`` holds every change in order, :class:`~mcgo.board.history.Move` and
+    :class:`~mcgo.board.history.Setup` entries (as python-chess's ``move_stack``); ``moves``
+    the moves alone, passes included; ``undo`` takes back the last entry of either kind.
     """
 
     BLACK = BLACK
@@ -92,8 +97,9 @@ class Board:
         self.superko = superko
         self.zob = zobrist(size)
         self.pts, self.info = K.new_position(size)
-        self.moves = []  # (color, point) in order, passes included
-        self._undo_stack = []
+        self.history = []  # Move and Setup entries, in order
+        self.moves = []    # the Moves alone: (color, point), passes included
+        self._undo_stack = []  # (pts, info) before each history entry
         self._seen_hashes = {int(self.info[K.HASH]): 1}
 
     # ----------------------------------------------------------------- reading
@@ -126,6 +132,8 @@ class Board:
 
     @property
     def last_move(self):
+        """The point of the last move played (``PASS`` for a pass), or None before any move.
+        Set-ups are not moves: after one, this is still the move before it."""
         return self.moves[-1][1] if self.moves else None
 
     def captures(self, color):
@@ -213,7 +221,9 @@ class Board:
                 f"{color_name(color)} {coords.to_gtp(p, self.size)} is illegal ({reason})", reason)
         self._undo_stack.append((self.pts.copy(), self.info.copy()))
         K.play_legal(self.pts, self.info, self.zob, p, color)
-        self.moves.append((color, p))
+        move = Move(color, p)
+        self.history.append(move)
+        self.moves.append(move)
         h = self.hash
         self._seen_hashes[h] = self._seen_hashes.get(h, 0) + 1
 
@@ -221,7 +231,8 @@ class Board:
         self.play(PASS, color)
 
     def undo(self):
-        """Take back the last move (or setup); raises IndexError when there is none."""
+        """Take back the last entry of the history, a move or a set-up; raises IndexError
+        when there is none."""
         if not self._undo_stack:
             raise IndexError("no move to undo")
         h = self.hash
@@ -229,20 +240,27 @@ class Board:
         if not self._seen_hashes[h]:
             del self._seen_hashes[h]
         self.pts, self.info = self._undo_stack.pop()
-        self.moves.pop()
+        if isinstance(self.history.pop(), Move):
+            self.moves.pop()
 
     def setup(self, black=(), white=(), empty=()):
         """Add or remove stones outside the move sequence (SGF AB/AW/AE, handicap).
 
         The side to move is kept. Raises ValueError if a chain would be left without
-        liberties. Undo takes the whole setup back.
+        liberties. The history gets one :class:`~mcgo.board.history.Setup` entry (where a
+        point is named twice, the later list wins: black, then white, then empty); undo takes
+        the whole set-up back.
         """
+        lists = []
+        for points in (black, white, empty):
+            lists.append([self.point(move) for move in points])
+            if PASS in lists[-1]:
+                raise coords.CoordinateError("pass is not a setup point")
+        entry = Setup.of(*lists)
+        # Placed in the order given (the order of the kernels' lists follows it).
         board = {p: c for c in (BLACK, WHITE) for p in self.stones(c)}
-        for points, c in ((black, BLACK), (white, WHITE), (empty, EMPTY)):
-            for move in points:
-                p = self.point(move)
-                if p == PASS:
-                    raise coords.CoordinateError("pass is not a setup point")
+        for points, c in zip(lists, (BLACK, WHITE, EMPTY)):
+            for p in points:
                 board[p] = c
         pts, info = K.new_position(self.size)
         for p, c in board.items():
@@ -258,7 +276,7 @@ class Board:
         info[K.LAST_MOVE] = -1
         self._undo_stack.append((self.pts, self.info))
         self.pts, self.info = pts, info
-        self.moves.append((None, PASS))
+        self.history.append(entry)
         h = self.hash
         self._seen_hashes[h] = self._seen_hashes.get(h, 0) + 1
 
@@ -286,6 +304,7 @@ class Board:
         other = Board.__new__(Board)
         other.size, other.komi, other.superko, other.zob = self.size, self.komi, self.superko, self.zob
         other.pts, other.info = self.pts.copy(), self.info.copy()
+        other.history = list(self.history)  # entries are immutable
         other.moves = list(self.moves)
         other._undo_stack = list(self._undo_stack)  # snapshots are never written in place
         other._seen_hashes = dict(self._seen_hashes)

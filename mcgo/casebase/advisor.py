@@ -61,8 +61,8 @@ def bonus_map(pro_move, size):
 
 
 def moves_played(board):
-    """Moves played so far (passes count, setup nodes do not)."""
-    return sum(1 for color, _ in board.moves if color is not None)
+    """Moves played so far (passes count, set-ups do not)."""
+    return len(board.moves)
 
 
 class OpeningAdvisor:

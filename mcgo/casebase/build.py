@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..board import PASS
+from ..board import PASS, Move
 from ..sgf import SgfError, read_games, replay
 from .base import DEFAULT_MAX_MOVES, CaseBase, game_name
 from .encoder import PositionEncoder
@@ -62,15 +62,14 @@ def index_game(record, encoder, max_moves=DEFAULT_MAX_MOVES, min_moves=None):
     min_moves = max_moves if min_moves is None else min_moves
     board = replay(record, max_moves=max_moves, min_moves=min_moves, alternate=True, superko=False)
     # Walk back from the end: after each undo the board is the position the move was played in.
-    history = list(board.moves)
     cases = []
-    number = sum(1 for color, _ in history if color is not None)
-    for color, point in reversed(history):
+    number = len(board.moves)
+    for entry in reversed(board.history):
         board.undo()
-        if color is None:          # a setup node, not a move
+        if not isinstance(entry, Move):    # a set-up: no move to index
             continue
-        if point != PASS:
-            cases.append((encoder.code(board.pts), color, point, number))
+        if entry.point != PASS:
+            cases.append((encoder.code(board.pts), entry.color, entry.point, number))
         number -= 1
     cases.reverse()
     n = len(cases)

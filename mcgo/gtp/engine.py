@@ -1,14 +1,20 @@
 """The GTP engine: ``mcgo gtp`` (GTP version 2 and the extensions GUIs and servers use).
 
+The engine is the protocol front: it parses commands, keeps the game state (board, komi,
+handicap) and answers through a command table. The thinking is the player's
+(:class:`mcgo.search.player.Player`: limits, advice, search, pass and resign), chain status
+the status module's (:class:`mcgo.search.status.Status`), handicap placement the board
+package's (:mod:`mcgo.board.handicap`) and game records the SGF package's
+(:func:`mcgo.sgf.record_from_board`).
+
 Each command is a method ``cmd_<name>`` (dashes as underscores) taking the argument words
 and returning the answer text, or raising :class:`GtpError` with the failure message. The
 loop in :meth:`Engine.serve` does the protocol: preprocessing, ids, ``=``/``?`` replies,
 and guarantees that no input ends the process except ``quit`` or the end of input.
 
-Case-base seam: ``engine.opening_advisor`` (default None) may be any object with a method
-``advise(board) -> (root_bonus, labels)``: ``root_bonus`` a float array over internal point
-indices (or None for no bonus), ``labels`` a dict point -> text shown by ``mcgo-tree`` as
-``cbr[...]`` (or None). It is asked before every ``genmove``-like search.
+Case-base seam: ``engine.opening_advisor`` (the player's, default None) may be any object
+with a method ``advise(board) -> (root_bonus, labels)`` (see :mod:`mcgo.search.player`). It is
+asked before every ``genmove``-like search.
 """
 
 import os
@@ -18,34 +24,26 @@ import time
 import traceback
 
 from .. import __version__, options
-from ..board import coords
+from ..board import coords, handicap
 from ..board.board import Board, IllegalMove, result_text
+from ..board.history import Move
 from ..board.kernels import BLACK, PASS, WHITE
 from ..playout import ownership
-from ..search import STRONG, Search
+from ..search import STRONG
+from ..search.player import Player
 from ..search.search import DEFAULT_PARALLEL
-from ..search.decide import estimate, pick_move, score_without, should_resign
-from ..search.timecontrol import MIN_THINK, TimeControl
+from ..search.status import STATUS_PLAYOUTS, STATUSES, Status
 from . import analysis
 from .protocol import (NAME, PROTOCOL_VERSION, GtpError, Quit, format_reply, is_number, log,
                        need, parse_float, parse_int, preprocess, split_command)
 
 DEFAULT_SIZE = options.DEFAULT_GTP_SIZE
 DEFAULT_KOMI = options.DEFAULT_KOMI
-DEFAULT_SECONDS = 1.0          # thinking time when no limit and no time control is given
 DEFAULT_RESIGN = options.DEFAULT_RESIGN
 ANALYZE_INTERVAL = 1.0         # seconds between lz-analyze lines when none is given
 OWNERSHIP_PLAYOUTS = 1000
 STREAMING = object()           # a handler that wrote its own answer
-MAX_STATUS_PLAYOUTS = 2000
-PASS_CHECK_SHARE = 0.25        # a check that passing is safe gets this part of the move's simulations
-PASS_CHECK_MIN_PLAYOUTS = 300  # and at least this many, else it does not count
-PASS_CHECK_MIN_SECONDS = 0.1   # with less of the move's time left there is no check
-PASS_CHECK_HOPELESS = 0.1      # passing holds when the opponent's win rate after it is below this
-WARM_UP_SIZE = 9
-WARM_UP_PLAYOUTS = 32
 SLOW_WARM_UP = 5.0             # seconds: a warm-up this slow compiled (a cold cache)
-HANDICAP_MIN_SIZE = 7
 MAX_SGF_BYTES = 16 * 1024 * 1024  # loadsgf refuses bigger files (and devices, fifos)
 COLOR_WORDS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 COLOR_LETTER = {BLACK: "b", WHITE: "w"}
@@ -58,86 +56,23 @@ def parse_color(word):
         raise GtpError("invalid color") from None
 
 
-# --------------------------------------------------------------------------- handicap
-def handicap_points(size, stones):
-    """Fixed handicap placement (GTP 2 section 4.1.1): corners on the 3-3 points below 13x13
-    and the 4-4 points from 13x13, then the centre and the side midpoints; at most 9 stones on
-    odd boards from 9x9, 4 on even boards and on 7x7."""
-    if size < HANDICAP_MIN_SIZE or stones < 2:
-        raise GtpError("invalid number of stones")
-    odd_big = size % 2 == 1 and size >= 9
-    if stones > (9 if odd_big else 4):
-        raise GtpError("invalid number of stones")
-    low = 2 if size < 13 else 3
-    high = size - 1 - low
-    mid = size // 2
-
-    def at(row, col):
-        return coords.point(row, col, size)
-
-    corners = [at(low, low), at(high, high), at(high, low), at(low, high)]
-    points = corners[:min(stones, 4)]
-    if stones in (5, 7, 9):
-        points.append(at(mid, mid))
-    if stones >= 6:
-        points += [at(mid, low), at(mid, high)]
-    if stones >= 8:
-        points += [at(low, mid), at(high, mid)]
-    return points
-
-
-def spread_stones(points, stones, size):
-    """``points`` plus further stones up to ``stones``, each as far (Manhattan) from the
-    stones already placed as possible, off the first two lines where it can, the lowest
-    index among equals. Keeps every free point's distance to the nearest stone, so the cost
-    is O(points x stones)."""
-    points = list(points)
-    rc = {p: coords.row_col(p, size) for p in coords.all_points(size)}
-    nearest = {p: 2 * size for p in rc if p not in points}
-    for q in points:
-        _closer(nearest, rc, q)
-
-    def key(p):
-        r, c = rc[p]
-        return (nearest[p], min(r, c, size - 1 - r, size - 1 - c) >= 2, -p)
-
-    while len(points) < stones and nearest:
-        best = max(nearest, key=key)
-        points.append(best)
-        del nearest[best]
-        _closer(nearest, rc, best)
-    return points
-
-
-def _closer(nearest, rc, q):
-    qr, qc = rc[q]
-    for p in nearest:
-        r, c = rc[p]
-        d = abs(r - qr) + abs(c - qc)
-        if d < nearest[p]:
-            nearest[p] = d
-
-
 # --------------------------------------------------------------------------- engine
 class Engine:
-    """One GTP session: a board, a search and a clock."""
+    """One GTP session: a board (the game state), a player and the chain status."""
 
     def __init__(self, size=DEFAULT_SIZE, komi=DEFAULT_KOMI, preset=STRONG, policy="auto",
                  threads=1, seed=0, playouts=None, seconds=None, resign=DEFAULT_RESIGN,
                  max_memory_mb=256, out=None, verbose=True, parallel=DEFAULT_PARALLEL):
         self.out = out if out is not None else sys.stdout
-        self.playouts = playouts
-        self.seconds = seconds
-        self.resign = resign
         self.seed = seed
         self.policy = policy
         self.threads = threads
         self.verbose = verbose
-        self.search = Search(preset=preset, policy=policy, threads=threads, seed=seed,
-                             max_memory_mb=max_memory_mb, parallel=parallel)
-        self.clock = TimeControl()
-        self.opening_advisor = None
-        self.last_labels = None
+        self.player = Player(preset=preset, policy=policy, threads=threads, seed=seed,
+                             playouts=playouts, seconds=seconds, resign=resign,
+                             max_memory_mb=max_memory_mb, parallel=parallel, verbose=verbose)
+        self.status = Status(playouts=STATUS_PLAYOUTS, policy="pattern", seed=seed,
+                             threads=threads)
         self.received_at = None      # when the command being answered arrived
         self._out_lock = threading.Lock()
         self._analysis = None
@@ -147,24 +82,33 @@ class Engine:
         """Load the search and scoring kernels now (compile them, with a cold Numba cache),
         so that the first ``genmove`` spends its time searching. Kernels do not depend on the
         board size, so a small board does."""
-        start = time.perf_counter()
-        board = Board(WARM_UP_SIZE, komi=self.board.komi)
-        Search(preset=self.search.preset, policy=self.policy, seed=self.seed,
-               parallel=self.search.parallel).run(board, playouts=WARM_UP_PLAYOUTS)
-        estimate(board, playouts=WARM_UP_PLAYOUTS, policy="pattern", seed=self.seed)
-        if self.opening_advisor is not None:
-            self.opening_advisor.advise(Board(self.opening_advisor.casebase.size))
-        seconds = time.perf_counter() - start
+        seconds = self.player.warm_up(self.board.komi)
         if self.verbose and seconds > SLOW_WARM_UP:
             log(f"kernels compiled in {seconds:.0f} s (kept in Numba's cache for next time)")
         return seconds
+
+    @property
+    def search(self):
+        """The player's main search (``mcgo-tree`` and the analysis commands show it)."""
+        return self.player.search
+
+    @property
+    def clock(self):
+        return self.player.clock
+
+    @property
+    def opening_advisor(self):
+        return self.player.opening_advisor
+
+    @opening_advisor.setter
+    def opening_advisor(self, advisor):
+        self.player.opening_advisor = advisor
 
     # ------------------------------------------------------------ game state
     def _new_board(self, size, komi):
         self.board = Board(size, komi=komi)
         self.handicap = 0
-        self.setups = {}           # moves played -> (black points, white points) set up then
-        self.search.clear()
+        self.player.new_game()
 
     def _color_and_vertex(self, args):
         need(args, 2, 2)
@@ -271,30 +215,27 @@ class Engine:
         return ""
 
     def _place_handicap(self, points):
-        if self.board.moves or self.board.stones(BLACK) or self.board.stones(WHITE):
+        if self.board.history or self.board.stones(BLACK) or self.board.stones(WHITE):
             raise GtpError("board not empty")
         self.board.setup(black=points)
         self.board.to_move = WHITE
         self.handicap = len(points)
-        self.setups[len(self.board.moves) - 1] = (list(points), [])
         return " ".join(coords.to_gtp(p, self.board.size) for p in points)
 
-    def cmd_fixed_handicap(self, args):
+    def _handicap_stones(self, args, place):
         need(args, 1, 1)
         stones = parse_int(args[0], "invalid number of stones")
-        return self._place_handicap(handicap_points(self.board.size, stones))
+        try:
+            points = place(self.board.size, stones)
+        except ValueError:
+            raise GtpError("invalid number of stones") from None
+        return self._place_handicap(points)
+
+    def cmd_fixed_handicap(self, args):
+        return self._handicap_stones(args, handicap.fixed_points)
 
     def cmd_place_free_handicap(self, args):
-        need(args, 1, 1)
-        stones = parse_int(args[0], "invalid number of stones")
-        size = self.board.size
-        if stones < 2 or stones >= size * size:
-            raise GtpError("invalid number of stones")
-        try:
-            points = handicap_points(size, min(stones, 9 if size % 2 and size >= 9 else 4))
-        except GtpError:
-            points = []
-        return self._place_handicap(spread_stones(points, stones, size))
+        return self._handicap_stones(args, handicap.free_points)
 
     def cmd_set_free_handicap(self, args):
         size = self.board.size
@@ -325,7 +266,6 @@ class Engine:
             self.board.undo()
         except IndexError:
             raise GtpError("cannot undo") from None
-        self.setups.pop(len(self.board.moves), None)
         return ""
 
     def cmd_genmove(self, args):
@@ -386,29 +326,17 @@ class Engine:
         return ""
 
     # ------------------------------------------------------------ scoring
-    def _verdict(self):
-        return estimate(self.board, playouts=MAX_STATUS_PLAYOUTS, policy="pattern",
-                        seed=self.seed, threads=self.threads)
-
     def cmd_final_score(self, args):
-        return result_text(score_without(self.board, self._verdict().dead))
+        return result_text(self.status.score(self.board))
 
     def cmd_final_status_list(self, args):
         need(args, 1, 1)
         status = args[0].lower()
-        if status not in ("alive", "dead", "seki"):
+        if status not in STATUSES:
             raise GtpError("invalid status")
-        verdict = self._verdict()
-        points = getattr(verdict, status)
         # One line per chain, as GNU Go answers.
-        lines, seen = [], set()
-        for p in points:
-            if p in seen:
-                continue
-            chain = self.board.chain(p)
-            seen.update(chain)
-            lines.append(" ".join(coords.to_gtp(q, self.board.size) for q in chain))
-        return "\n".join(lines)
+        return "\n".join(" ".join(coords.to_gtp(q, self.board.size) for q in chain)
+                         for chain in self.status.chains(self.board, status))
 
     # ------------------------------------------------------------ files
     def cmd_loadsgf(self, args):
@@ -436,27 +364,13 @@ class Engine:
         board.komi = komi
         self.board = board
         self.handicap = len(record.setup.black) if record.handicap else 0
-        self.setups = {}
-        self.search.clear()
+        self.player.new_game()
         return "black" if board.to_move == BLACK else "white"
 
     def cmd_printsgf(self, args):
         from .. import sgf
-        record = sgf.GameRecord(size=self.board.size, komi=self.board.komi,
-                                handicap=self.handicap)
-        moves = []
-        for color, point in self.board.moves:
-            if color is None:
-                black, white = self.setups.get(len(moves), ([], []))
-                prior = record.setups.get(len(moves), sgf.Setup())
-                record.setups[len(moves)] = prior.then(
-                    sgf.Setup(black=tuple(sorted(black)), white=tuple(sorted(white))))
-            else:
-                moves.append((color, point))
-        record.moves = moves
-        text = sgf.write_sgf(record)
-        if isinstance(text, bytes):
-            text = text.decode("utf-8", errors="replace")
+        record = sgf.record_from_board(self.board, handicap=self.handicap)
+        text = sgf.write_sgf(record).decode("utf-8", errors="replace")
         if args:
             try:
                 with open(args[0], "w", encoding="utf-8") as f:
@@ -488,7 +402,8 @@ class Engine:
     def cmd_set_random_seed(self, args):
         need(args, 1, 1)
         self.seed = parse_int(args[0])
-        self.search.set_seed(self.seed)
+        self.player.set_seed(self.seed)
+        self.status.seed = self.seed
         return ""
 
     def cmd_kgs_game_over(self, args):
@@ -501,39 +416,8 @@ class Engine:
         board.to_move = color
         return board
 
-    def _limits(self, color):
-        budget = self.clock.budget(self.board, color)
-        seconds = self.seconds
-        if budget is not None:
-            seconds = budget if seconds is None else min(seconds, budget)
-        if seconds is None and self.playouts is None:
-            seconds = DEFAULT_SECONDS
-        if seconds is not None and self.received_at is not None:
-            waited = time.monotonic() - self.received_at
-            seconds = max(MIN_THINK, seconds - waited)
-        return self.playouts, seconds
-
-    def _advice(self, board):
-        if self.opening_advisor is None:
-            return None, None
-        try:
-            return self.opening_advisor.advise(board)
-        except Exception as e:  # noqa: BLE001 - a broken advisor costs the bonus, not the game
-            log(f"opening advisor failed: {e!r}")
-            return None, None
-
     def _search(self, board, on_progress=None, interval=None):
-        playouts, seconds = self._limits(board.to_move)
-        bonus, labels = self._advice(board)
-        self.last_labels = labels
-        result = self.search.run(board, playouts=playouts, seconds=seconds, root_bonus=bonus,
-                                 on_progress=on_progress, progress_interval=interval,
-                                 early_stop=self.clock.can_bank(board.to_move))
-        if self.verbose:
-            log(f"{result.simulations} simulations in {result.seconds:.2f}s "
-                f"({result.simulations_per_second:.0f}/s), best "
-                f"{coords.to_gtp(result.best_move, board.size)} win rate {result.winrate:.3f}")
-        return result
+        return self.player.think(board, self.received_at, on_progress, interval)
 
     def _genmove(self, args, cleanup=False, on_progress=None, interval=None):
         need(args, 1, 1)
@@ -546,27 +430,11 @@ class Engine:
     def _choose(self, color, cleanup=False, on_progress=None, interval=None):
         """Search and decide ``color``'s move: (move, its GTP text); (None, "resign")."""
         board = self._board_for(color)
-        result = self._search(board, on_progress, interval)
-        if should_resign(board, result, self.resign, self.handicap) and not cleanup:
+        move = self.player.choose(board, self.handicap, cleanup, self.received_at,
+                                  on_progress, interval)
+        if move is None:
             return None, "resign"
-        move = pick_move(board, result, cleanup=cleanup,
-                         pass_holds=lambda position: self._pass_holds(position, result))
         return move, coords.to_gtp(move, board.size)
-
-    def _pass_holds(self, board, result):
-        """Search the position after ``board.to_move`` passes: True when the opponent's best
-        there still loses (it has no vital point or invasion that turns the game).
-
-        The check gets a share of the move's simulations, within the time this move has
-        left; with too little time left there is no check, and so no such pass."""
-        playouts, seconds = self._limits(board.to_move)
-        if seconds is not None and seconds < PASS_CHECK_MIN_SECONDS:
-            return False
-        playouts = max(PASS_CHECK_MIN_PLAYOUTS, int(result.simulations * PASS_CHECK_SHARE))
-        after = board.copy()
-        after.pass_move()
-        reply = self.search.run(after, playouts=playouts, seconds=seconds)
-        return reply.simulations >= PASS_CHECK_MIN_PLAYOUTS and reply.winrate < PASS_CHECK_HOPELESS
 
     # ------------------------------------------------------------ analysis
     def _lz_args(self, args):
@@ -596,7 +464,7 @@ class Engine:
             if result.simulations:
                 self.write(analysis.lz_info_line(self.search, result, board.size) + "\n")
 
-        bonus, self.last_labels = self._advice(board)
+        bonus, self.player.last_labels = self.player.advice(board)
 
         def run():
             try:
@@ -688,21 +556,20 @@ class Engine:
             self._search(self.board.copy())
         result = self.search.last_result
         return "\n" + analysis.tree_text(self.search, result, self.board.size, top=top,
-                                         bonus_label=self.last_labels)
-
+                                         bonus_label=self.player.last_labels)
 
     def _last_search_fits(self):
         """True when the last search was of this position, or was the genmove whose answer
-        is the last move played (the thesis prints the tree of the move just chosen)."""
+        (or any move of that colour) is the last move played: the thesis prints the tree of
+        the move just chosen."""
         last, result = self.search.last_board, self.search.last_result
         if last is None or result is None:
             return False
-        if last.moves == self.board.moves and last.to_move == self.board.to_move:
+        now, before = self.board.history, last.history
+        if now == before and last.to_move == self.board.to_move:
             return True
-        return self.board.moves == last.moves + [(last.to_move, result.best_move)] \
-            or (len(self.board.moves) == len(last.moves) + 1
-                and self.board.moves[:-1] == last.moves
-                and self.board.moves[-1][0] == last.to_move)
+        return len(now) == len(before) + 1 and now[:-1] == before \
+            and isinstance(now[-1], Move) and now[-1].color == last.to_move
 
 
 STREAMING_COMMANDS = {"lz-analyze", "lz-genmove_analyze"}

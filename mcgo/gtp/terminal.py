@@ -2,14 +2,15 @@
 
 The board is drawn as in the thesis's figure 9.1 (columns A-T without I, rows numbered from
 the bottom, X black, O white); moves are typed as GTP vertices (``D4``), ``pass``, ``undo``
-(takes back your last move and the engine's answer) or ``quit``.
+(takes back your last move and the engine's answer), ``save FILE`` (the game so far as SGF,
+written by GTP ``printsgf``: :func:`mcgo.sgf.record_from_board`) or ``quit``.
 """
 
 import click
 
 from ..board.kernels import BLACK, WHITE
 
-PROMPT = "your move (D4, pass, undo, quit)"
+PROMPT = "your move (D4, pass, undo, save FILE, quit)"
 
 
 def send(engine, command):
@@ -43,9 +44,15 @@ def play_in_terminal(engine, color_name):
                 return
             passes = passes + 1 if move == "pass" else 0
             continue
-        text = click.prompt(PROMPT, default="", show_default=False).strip().lower()
+        typed = click.prompt(PROMPT, default="", show_default=False).strip()
+        text = typed.lower()
         if text in ("quit", "q", "exit"):
             return
+        if text.startswith("save ") and typed[5:].strip():
+            path = typed[5:].strip()
+            ok, answer = send(engine, f"printsgf {path}")
+            click.echo(f"saved {path}" if ok else f"cannot save {path}: {answer}")
+            continue
         if text == "undo":
             for _ in range(2):
                 send(engine, "undo")

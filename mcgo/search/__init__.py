@@ -6,9 +6,11 @@
 * :mod:`.kernels`: selection, expansion, playout and backup (Numba);
 * :mod:`.search`: :class:`Search` (limits, threads, tree reuse, the final choice);
 * :mod:`.timecontrol`: how long to think under GTP time settings;
-* :mod:`.decide`: pass, resign, dead stones, seki and the final score;
+* :mod:`.player`: how a move is chosen: limits, case-base advice, pass and resign;
+* :mod:`.status`: dead stones, seki and the final score, one estimate per position;
 * :mod:`.structure`: the position's chains, regions, Benson life, seki and nakade, for
-  :mod:`.decide`.
+  :mod:`.status`;
+* :mod:`.decide`: the old import path of :mod:`.player` and :mod:`.status`.
 """
 
 from .presets import PRESETS, STRONG, THESIS

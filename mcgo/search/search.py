@@ -29,6 +29,7 @@ from typing import Optional
 
 import numpy as np
 
+from ..board.history import Move
 from ..board.kernels import PASS, PASSES
 from ..playout import policy_id, shape_table, thread_seed
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
@@ -160,7 +161,7 @@ class Search:
         self.max_memory_mb = max_memory_mb
         self.workers = None
         self._key = None            # (size, komi) the trees were grown for
-        self._root_moves = None     # the game moves leading to the trees' roots
+        self._root_history = None   # the game's history (moves, set-ups) up to the trees' roots
         self._root_to_move = None   # and the side to move there
         self.last_result = None
         self.last_board = None
@@ -198,14 +199,14 @@ class Search:
         if self.workers is None or self._key != key:
             self.workers = self._make_workers(board.size)
             self._key = key
-            self._root_moves = None
+            self._root_history = None
         reused = False
-        if self.settings["reuse_tree"] and self._root_moves is not None:
+        if self.settings["reuse_tree"] and self._root_history is not None:
             reused = all(self._descend(t, board) for t in self.trees)
         if not reused:
             for t in self.trees:
                 t.reset()
-        self._root_moves = list(board.moves)
+        self._root_history = list(board.history)
         self._root_to_move = board.to_move
         return reused
 
@@ -214,18 +215,20 @@ class Search:
 
         The tree's moves alternate colours from the old root's side to move, so the game's
         moves must too, and the new side to move must be the one the tree expects (GTP lets
-        either colour move at any time: a child played by the wrong colour could be illegal)."""
-        old = self._root_moves
-        if len(board.moves) < len(old) or board.moves[:len(old)] != old:
+        either colour move at any time: a child played by the wrong colour could be illegal).
+        A set-up since the last search is no move of the tree: it starts afresh."""
+        old = self._root_history
+        history = board.history
+        if len(history) < len(old) or history[:len(old)] != old:
             return False
         if tree.fullest > REUSE_LIMIT:
             return False
         node = tree.root
         expected = self._root_to_move
-        for color, move in board.moves[len(old):]:
-            if color != expected:   # setup stones (None) or a colour moving twice
+        for entry in history[len(old):]:
+            if not isinstance(entry, Move) or entry.color != expected:
                 return False
-            node = tree.child_with_move(node, move)
+            node = tree.child_with_move(node, entry.point)
             if node < 0:
                 return False
             expected = 3 - expected

@@ -9,6 +9,8 @@
 W+7
 >>> sgf.read_game(sgf.write_sgf(record)).moves == record.moves
 True
+>>> sgf.record_from_board(board).gtp_moves() == record.gtp_moves()
+True
 
 Reading a folder of files, skipping bad ones with their reason::
 
@@ -23,9 +25,10 @@ Reading a folder of files, skipping bad ones with their reason::
 """
 
 from .reading import choose_codec, parse_komi, read_directory, read_game, read_games
-from .record import GameRecord, Setup, SgfError
+from .record import GameRecord, Setup, SgfError, record_from_board
 from .replay import ReplayError, replay
 from .writing import today, write_sgf
 
 __all__ = ["GameRecord", "Setup", "SgfError", "ReplayError", "read_game", "read_games",
-           "read_directory", "replay", "write_sgf", "parse_komi", "choose_codec", "today"]
+           "read_directory", "replay", "write_sgf", "record_from_board", "parse_komi",
+           "choose_codec", "today"]

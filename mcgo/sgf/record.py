@@ -1,4 +1,6 @@
-"""What mcgo keeps of a game record: :class:`GameRecord`, :class:`Setup` and :class:`SgfError`.
+"""What mcgo keeps of a game record: :class:`GameRecord`, :class:`Setup` (the board's own
+set-up entry, :class:`mcgo.board.history.Setup`), :class:`SgfError`, and the record of a
+:class:`mcgo.Board`'s game (:func:`record_from_board`).
 
 Points are mcgo's internal indices (see :mod:`mcgo.board.coords`), colours are
 ``mcgo.BLACK`` and ``mcgo.WHITE``, exactly as :class:`mcgo.Board` takes them.
@@ -15,41 +17,7 @@ from dataclasses import dataclass, field
 
 from ..board import BLACK, WHITE
 from ..board import coords
-
-
-@dataclass(frozen=True)
-class Setup:
-    """Stones added (SGF ``AB``/``AW``) or removed (``AE``) outside the moves.
-
-    Each field is a sorted tuple of internal point indices; a point is in at most one of them.
-
-    >>> from mcgo import from_gtp
-    >>> Setup(black=(from_gtp("D4", 19), from_gtp("Q16", 19))).is_empty()
-    False
-    """
-
-    black: tuple = ()
-    white: tuple = ()
-    empty: tuple = ()
-
-    def is_empty(self):
-        return not (self.black or self.white or self.empty)
-
-    def then(self, other):
-        """This setup followed by ``other``: where both name a point, ``other`` wins.
-
-        >>> a, b = Setup(black=(50,)), Setup(white=(50, 60))
-        >>> a.then(b)
-        Setup(black=(), white=(50, 60), empty=())
-        """
-        state = {}
-        for setup in (self, other):
-            for points, color in ((setup.black, BLACK), (setup.white, WHITE), (setup.empty, None)):
-                for p in points:
-                    state[p] = color
-        return Setup(black=tuple(sorted(p for p, c in state.items() if c == BLACK)),
-                     white=tuple(sorted(p for p, c in state.items() if c == WHITE)),
-                     empty=tuple(sorted(p for p, c in state.items() if c is None)))
+from ..board.history import Move, Setup
 
 
 @dataclass
@@ -137,6 +105,41 @@ class GameRecord:
         where = f"{self.source} game {self.game_index + 1}" if self.source else "game"
         return (f"{where}: {self.black or '?'} (B) vs {self.white or '?'} (W), {self.size}x{self.size}, "
                 f"{len(self.moves)} moves, {self.result or 'no result'}")
+
+
+def record_from_board(board, **headers):
+    """The game that led to ``board``'s position, as a :class:`GameRecord` that
+    :func:`mcgo.sgf.write_sgf` writes (python-chess's ``pgn.Game.from_board`` is the model).
+
+    Size and komi are the board's; the moves are its moves, and each set-up of its history
+    stands where it was made (``setups[n]``: after the first ``n`` moves; several in a row
+    are merged). ``headers`` are further :class:`GameRecord` fields: ``handicap``, ``black``,
+    ``white``, ``result``, ``date``, ``comments``... When no move has been played and white
+    is to move (after handicap stones), the record says so in ``player_to_move``.
+
+    >>> from mcgo import Board
+    >>> board = Board(9, komi=0.5)
+    >>> board.setup(black=["C3", "G7"])
+    >>> board.to_move = Board.WHITE
+    >>> board.play("E5")
+    >>> record = record_from_board(board, handicap=2, result="W+R")
+    >>> record.handicap, record.komi, record.gtp_moves(), record.result
+    (2, 0.5, [('W', 'E5')], 'W+R')
+    >>> [coords.to_gtp(p, 9) for p in record.setup.black]
+    ['C3', 'G7']
+    """
+    setups, moves = {}, []
+    for entry in board.history:
+        if isinstance(entry, Move):
+            moves.append(entry)
+        else:
+            before = setups.get(len(moves))
+            setups[len(moves)] = entry if before is None else before.then(entry)
+    fields = dict(size=board.size, komi=board.komi, moves=moves, setups=setups)
+    if not moves and board.to_move != BLACK:
+        fields["player_to_move"] = board.to_move
+    fields.update(headers)
+    return GameRecord(**fields)
 
 
 class SgfError(ValueError):

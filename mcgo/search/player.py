@@ -1,0 +1,246 @@
+"""The player: how mcgo chooses a move in a game (Pachi's ``uct/uct.c`` engine, seen from
+the GTP side).
+
+A :class:`Player` owns everything between "choose a move for this position" and the move:
+
+* the limits: ``playouts``, ``seconds``, the clock's budget under GTP time settings, and the
+  rule that thinking time runs from when the command arrived;
+* the case-base advice (the ``opening_advisor`` seam: any object with ``advise(board) ->
+  (root_bonus, labels)``, ``root_bonus`` a float array over internal point indices or None,
+  ``labels`` a dict point -> text shown by ``mcgo-tree`` as ``cbr[...]`` or None);
+* the search (:class:`~mcgo.search.Search`, kept between moves so its tree is reused);
+* resignation (:func:`should_resign`) and the pass rules (:func:`pick_move`), whose check
+  that passing is safe runs on a search of its own, so that a failed check leaves the main
+  tree for the next move (and for ``mcgo-tree``).
+
+>>> import mcgo
+>>> player = Player(playouts=200, seed=1, verbose=False)
+>>> move = player.choose(mcgo.Board(9, komi=7.0))
+>>> move != mcgo.PASS and player.search.last_result.simulations >= 200
+True
+"""
+
+import sys
+import time
+
+from ..board import coords
+from ..board.board import Board
+from ..board.history import Move
+from ..board.kernels import BLACK, PASS
+from .. import options
+from .presets import STRONG
+from .search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, Search
+from .status import (SETTLED, dame_left, estimate, is_settled, judge, owner_from_sum,
+                     score_without)
+from .timecontrol import MIN_THINK, TimeControl
+
+DEFAULT_SECONDS = 1.0          # thinking time when no limit and no time control is given
+DEFAULT_RESIGN = options.DEFAULT_RESIGN
+RESIGN_MIN_VISITS = 500        # do not resign on a thin search
+HANDICAP_NO_RESIGN = 0.5       # in a handicap game, no resigning before this part of the board
+PASS_CHECK_SHARE = 0.25        # a check that passing is safe gets this part of the move's simulations
+PASS_CHECK_MIN_PLAYOUTS = 300  # and at least this many, else it does not count
+PASS_CHECK_MIN_SECONDS = 0.1   # with less of the move's time left there is no check
+PASS_CHECK_HOPELESS = 0.1      # passing holds when the opponent's win rate after it is below this
+WARM_UP_SIZE = 9               # kernels do not depend on the board size: a small board loads them
+WARM_UP_PLAYOUTS = 32
+
+
+def log(*parts):
+    print(*parts, file=sys.stderr, flush=True)
+
+
+class Player:
+    """Chooses moves for one game: limits, advice, search, pass and resign.
+
+    ``choose(board)`` answers for ``board.to_move``: a point, ``PASS``, or None to resign.
+    ``search`` is the main search (its ``last_result`` is the last move's search);
+    ``clock`` the game's :class:`~mcgo.search.timecontrol.TimeControl`.
+    """
+
+    def __init__(self, preset=STRONG, policy="auto", threads=1, seed=0, playouts=None,
+                 seconds=None, resign=DEFAULT_RESIGN, max_memory_mb=DEFAULT_MEMORY_MB,
+                 parallel=DEFAULT_PARALLEL, verbose=True):
+        self.playouts = playouts
+        self.seconds = seconds
+        self.resign = resign
+        self.verbose = verbose
+        self.search = Search(preset=preset, policy=policy, threads=threads, seed=seed,
+                             max_memory_mb=max_memory_mb, parallel=parallel)
+        self.clock = TimeControl()
+        self.opening_advisor = None
+        self.last_labels = None      # the advice's labels for the last search
+        self._pass_search = None     # made on the first pass check
+
+    @property
+    def seed(self):
+        return self.search.seed
+
+    def set_seed(self, seed):
+        self.search.set_seed(seed)
+        self._pass_search = None
+
+    def new_game(self):
+        """Forget the trees (a new board)."""
+        self.search.clear()
+        if self._pass_search is not None:
+            self._pass_search.clear()
+
+    def warm_up(self, komi):
+        """Load the search and scoring kernels now (compile them, with a cold Numba cache)
+        and the case base, on a throw-away search; returns the seconds it took."""
+        start = time.perf_counter()
+        board = Board(WARM_UP_SIZE, komi=komi)
+        Search(preset=self.search.preset, policy=self.search.policy, seed=self.seed,
+               parallel=self.search.parallel).run(board, playouts=WARM_UP_PLAYOUTS)
+        estimate(board, playouts=WARM_UP_PLAYOUTS, policy="pattern", seed=self.seed)
+        if self.opening_advisor is not None:
+            self.opening_advisor.advise(Board(self.opening_advisor.casebase.size))
+        return time.perf_counter() - start
+
+    # ------------------------------------------------------------------ limits
+    def limits(self, board, color, received_at=None):
+        """(playouts, seconds) for a move of ``color``: the command-line limits, the clock's
+        budget, and the time already gone since the command arrived (``received_at``,
+        ``time.monotonic()``): a wait before the engine could start on it (a cold start-up,
+        a stopped analysis) is not thought on top."""
+        budget = self.clock.budget(board, color)
+        seconds = self.seconds
+        if budget is not None:
+            seconds = budget if seconds is None else min(seconds, budget)
+        if seconds is None and self.playouts is None:
+            seconds = DEFAULT_SECONDS
+        if seconds is not None and received_at is not None:
+            waited = time.monotonic() - received_at
+            seconds = max(MIN_THINK, seconds - waited)
+        return self.playouts, seconds
+
+    def advice(self, board):
+        """The case base's (root_bonus, labels) for ``board``, (None, None) without one."""
+        if self.opening_advisor is None:
+            return None, None
+        try:
+            return self.opening_advisor.advise(board)
+        except Exception as e:  # noqa: BLE001 - a broken advisor costs the bonus, not the game
+            log(f"opening advisor failed: {e!r}")
+            return None, None
+
+    # ------------------------------------------------------------------ thinking
+    def think(self, board, received_at=None, on_progress=None, interval=None):
+        """The main search of ``board`` for its side to move, within the limits and with the
+        advice; returns the :class:`~mcgo.search.SearchResult`."""
+        playouts, seconds = self.limits(board, board.to_move, received_at)
+        bonus, labels = self.advice(board)
+        self.last_labels = labels
+        result = self.search.run(board, playouts=playouts, seconds=seconds, root_bonus=bonus,
+                                 on_progress=on_progress, progress_interval=interval,
+                                 early_stop=self.clock.can_bank(board.to_move))
+        if self.verbose:
+            log(f"{result.simulations} simulations in {result.seconds:.2f}s "
+                f"({result.simulations_per_second:.0f}/s), best "
+                f"{coords.to_gtp(result.best_move, board.size)} win rate {result.winrate:.3f}")
+        return result
+
+    def choose(self, board, handicap=0, cleanup=False, received_at=None, on_progress=None,
+               interval=None):
+        """Search and decide the move of ``board.to_move``: a point or ``PASS``, or None to
+        resign. ``handicap`` (stones) delays resigning; ``cleanup`` is
+        ``kgs-genmove_cleanup`` (no resigning, no pass while dead opponent stones stand)."""
+        result = self.think(board, received_at, on_progress, interval)
+        if should_resign(board, result, self.resign, handicap) and not cleanup:
+            return None
+        return pick_move(board, result, cleanup=cleanup,
+                         pass_holds=lambda position: self.pass_holds(position, result,
+                                                                     received_at))
+
+    def pass_holds(self, board, result, received_at=None):
+        """Search the position after ``board.to_move`` passes: True when the opponent's best
+        there still loses (it has no vital point or invasion that turns the game).
+
+        The check gets a share of the move's simulations (``result``), within the time this
+        move has left; with too little time left there is no check, and so no such pass. It
+        runs on a search of its own, made from the main search's settings and seed, so the
+        main tree is kept."""
+        playouts, seconds = self.limits(board, board.to_move, received_at)
+        if seconds is not None and seconds < PASS_CHECK_MIN_SECONDS:
+            return False
+        playouts = max(PASS_CHECK_MIN_PLAYOUTS, int(result.simulations * PASS_CHECK_SHARE))
+        after = board.copy()
+        after.pass_move()
+        reply = self.pass_search.run(after, playouts=playouts, seconds=seconds)
+        return reply.simulations >= PASS_CHECK_MIN_PLAYOUTS and reply.winrate < PASS_CHECK_HOPELESS
+
+    @property
+    def pass_search(self):
+        """The search of the pass check: the main search's settings and seed."""
+        if self._pass_search is None:
+            s = self.search
+            self._pass_search = Search(preset=s.preset, policy=s.policy, threads=s.threads,
+                                       seed=s.seed, max_memory_mb=s.max_memory_mb,
+                                       parallel=s.parallel, **s.overrides)
+        return self._pass_search
+
+
+def pick_move(board, result, cleanup=False, pass_holds=None):
+    """The move to answer: the search's choice, except that
+
+    * when the opponent has just passed and passing now wins (counting the dead stones as the
+      playouts see them, and they are settled), pass and end the game;
+    * when the search's move lands in territory already decided (its own, to fill in, or the
+      opponent's, where it dies), with every stone settled, no dame and no dead opponent
+      stone left, passing wins, and ``pass_holds(board)`` confirms that the opponent cannot
+      turn the game after a pass: pass. Under territory rules, as on KGS, such a move costs
+      a point; under area rules it changes nothing. (The search's ownership alone cannot
+      tell: it is the ownership after the search's own move, which may be the vital one.)
+    * never pass when passing would lose on the board as it stands, if there is another move;
+    * ``cleanup`` (kgs-genmove_cleanup): no pass while dead opponent stones are on the board.
+
+    The chains are judged (from the search's ownership) only when a pass is in question.
+    """
+    color = board.to_move
+    sign = 1 if color == BLACK else -1
+    best = result.best_move
+    opponent_passed = board.history[-1:] == [Move(3 - color, PASS)]
+    owner = owner_from_sum(result.owner_sum, result.simulations, board.size)
+    into_territory = best != PASS and abs(owner[coords.row_col(best, board.size)]) > SETTLED
+    if not (cleanup or opponent_passed or best == PASS or into_territory):
+        return best
+    verdict = judge(board, owner)
+    win_if_pass = sign * score_without(board, verdict.dead) > 0
+    dead_opponent = any(board.color_at(p) == 3 - color for p in verdict.dead)
+    if cleanup:
+        if best == PASS and dead_opponent:
+            return best_non_pass(result, best)
+        return best
+    if opponent_passed and win_if_pass and is_settled(board, verdict):
+        return PASS
+    if opponent_passed and sign * board.score() > 0:   # wins even counting every stone alive
+        return PASS
+    if into_territory and pass_holds is not None and win_if_pass and not dead_opponent \
+            and not dame_left(board, verdict) and is_settled(board, verdict) and pass_holds(board):
+        return PASS
+    if best == PASS and not win_if_pass:
+        return best_non_pass(result, best)
+    return best
+
+
+def best_non_pass(result, fallback):
+    """The most visited move that is not a pass (``fallback`` when there is none)."""
+    for m in result.moves:
+        if m.move != PASS and m.visits > 0:
+            return m.move
+    return fallback
+
+
+def should_resign(board, result, threshold, handicap=0):
+    """Resign when the best move's win rate is below ``threshold`` after a real search, not in
+    the opening, and (handicap games) not before half the board is played."""
+    if threshold <= 0 or result.root_visits < RESIGN_MIN_VISITS:
+        return False
+    played = len(board.moves)
+    area = board.size * board.size
+    if played < area // 4:
+        return False
+    if handicap and played < area * HANDICAP_NO_RESIGN:
+        return False
+    return result.winrate < threshold

@@ -1,0 +1,129 @@
+"""The player (how a move is chosen) and the chain status of a position.
+
+References: Fuego's ``uct_basics.tst`` 10 (black's only good move in ``vital-1.sgf`` is B1,
+the vital point of a straight three: every point looks settled, so mcgo's pass rule asks
+its pass check, which must fail there) and GNU Go 3.8's ``final_score`` and
+``final_status_list`` on finished games.
+"""
+
+import io
+
+import pytest
+
+import mcgo
+from mcgo.board import coords
+from mcgo.gtp.controller import GtpEngine
+from mcgo.gtp.engine import Engine
+from mcgo.gtp.terminal import send
+from mcgo.search import player as player_module
+from mcgo.search import status as status_module
+
+VITAL = "sgf/uct/vital-1.sgf"
+
+
+def gtp(engine, command):
+    ok, text = send(engine, command)
+    assert ok, (command, text)
+    return text
+
+
+def test_a_failed_pass_check_keeps_the_main_tree(fuego_regression_dir, monkeypatch):
+    """``uct_basics.tst`` 10: genmove answers B1 after a pass check that failed; the main
+    search's last result is still the genmove's search (black to move, B1 best), so
+    ``mcgo-tree`` shows it, and the check ran on a search of its own (after black's pass)."""
+    checks = []
+    real = player_module.Player.pass_holds
+
+    def spy(self, board, result, received_at=None):
+        checks.append(bool(real(self, board, result, received_at)))
+        return checks[-1]
+
+    monkeypatch.setattr(player_module.Player, "pass_holds", spy)
+    engine = Engine(size=9, playouts=1000, seed=1, out=io.StringIO(), verbose=False)
+    gtp(engine, f"loadsgf {fuego_regression_dir / VITAL}")
+    before = list(engine.board.history)
+    assert gtp(engine, "genmove b") == "B1"
+    assert checks == [False]
+    main = engine.search
+    assert main.last_board.history == before and main.last_board.to_move == mcgo.BLACK
+    assert main.last_result.best_move == coords.from_gtp("B1", 9)
+    assert main.last_result.simulations >= 1000
+    check = engine.player.pass_search
+    assert check is not main and check.last_board.history[-1] == (mcgo.BLACK, mcgo.PASS)
+    tree = gtp(engine, "mcgo-tree 3").split("\n")
+    assert tree[0].startswith("B1: "), tree
+
+
+def test_the_pass_check_search_is_seeded_from_the_engine_seed(fuego_regression_dir):
+    """Two engines with one seed make the same pass check: same simulations, same result."""
+    results = []
+    for _ in range(2):
+        engine = Engine(size=9, playouts=1000, seed=5, out=io.StringIO(), verbose=False)
+        gtp(engine, f"loadsgf {fuego_regression_dir / VITAL}")
+        gtp(engine, "genmove b")
+        r = engine.player.pass_search.last_result
+        results.append([(m.move, m.visits, m.wins) for m in r.moves])
+    assert results[0] == results[1] and results[0]
+
+
+def score_value(text):
+    """``B+8.0`` -> 8.0, ``W+3`` -> -3.0, ``0`` -> 0.0."""
+    if text in ("0", "0.0"):
+        return 0.0
+    return float(text[2:]) * (1 if text[0] == "B" else -1)
+
+
+def play_rows(engine, rows):
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row.split()):
+            if ch in "XO":
+                vertex = coords.to_gtp(coords.point(len(rows) - 1 - r, c, len(rows)), len(rows))
+                gtp(engine, f"play {'b' if ch == 'X' else 'w'} {vertex}")
+
+
+# A finished 9x9 game: a dead black stone at C7 in white's area (GNU Go: B+8, C7 dead).
+FINISHED = [
+    ". . O . O X . X .",
+    "O O O O O X X . X",
+    ". . X O . O X X .",
+    "O O O O O O X . X",
+    "X X X X X O X X .",
+    ". X . . X O O X X",
+    "X . X . X O . O X",
+    ". X X X X X O O O",
+    ". . . . . X X O .",
+]
+
+
+@pytest.mark.gnugo
+def test_final_score_and_status_lists_estimate_once(gnugo_command, monkeypatch):
+    """``final_score`` then ``final_status_list`` dead, alive and seki run the playouts once
+    (one ownership estimate for the position), give GNU Go's score and dead stones, and a
+    move makes a new estimate."""
+    calls = []
+    real = status_module.ownership
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(status_module, "ownership", counting)
+    ours = Engine(size=9, komi=7.0, seed=1, out=io.StringIO(), verbose=False)
+    play_rows(ours, FINISHED)
+    with GtpEngine(gnugo_command) as gnugo:
+        gnugo.send("boardsize 9")
+        gnugo.send("komi 7")
+        gnugo.send("clear_board")
+        for color, point in ours.board.moves:
+            gnugo.send(f"play {'b' if color == mcgo.BLACK else 'w'} {coords.to_gtp(point, 9)}")
+        expected_score = gnugo.send("final_score")
+        expected_dead = sorted(gnugo.send("final_status_list dead").split())
+    assert score_value(gtp(ours, "final_score")) == score_value(expected_score)
+    assert sorted(gtp(ours, "final_status_list dead").split()) == expected_dead
+    alive = gtp(ours, "final_status_list alive").split()
+    gtp(ours, "final_status_list seki")
+    assert len(calls) == 1
+    assert set(alive).isdisjoint(expected_dead)
+    gtp(ours, "play b pass")
+    gtp(ours, "final_status_list dead")
+    assert len(calls) == 2
