@@ -21,7 +21,7 @@ import time
 import traceback
 
 from ..board import BLACK, WHITE, Board, CoordinateError, coords
-from ..sgf import GameRecord, write_sgf
+from ..sgf import record_from_board, write_sgf
 from .engines import COLOR_LETTER, COLOR_NAME, EngineFault, Seat
 from .results import GAMES_DIR, RESULTS_JSON, MatchError, check_same_match, load_results, write_results
 from .scoring import score_game
@@ -119,26 +119,26 @@ def checked_move(seat, board, color, answer):
 
 
 # ------------------------------------------------------------------------------- SGF
-def game_record(record, move_times, settings, commands):
-    """The game as a :class:`mcgo.sgf.GameRecord`: players, result, komi, date, how it ended
-    (root comment) and the time used on every move (each move's comment)."""
-    moves = []
+def game_record(record, board, move_times, commands):
+    """The game as a :class:`mcgo.sgf.GameRecord` (from the referee's board): players,
+    result, date, its name, how it ended (root comment) and the time used on every move
+    (each move's comment)."""
     comments = {0: root_comment(record, commands)}
+    played = 0
     for color, point, used in move_times:
         if point is None:  # resignation: no move, a note on the last node
             note = f"{COLOR_LETTER[color]} resigns after {used:.2f} s"
-            comments[len(moves)] = f"{comments[len(moves)]}\n{note}"
+            comments[played] = f"{comments.get(played, '')}\n{note}".lstrip("\n")
             continue
-        moves.append((color, point))
-        comments[len(moves)] = f"time {used:.2f} s"
-    return GameRecord(size=settings.size, komi=settings.komi, black=record["black"],
-                      white=record["white"], result=record["result"], date=record["date"],
-                      moves=moves, comments=comments)
+        played += 1
+        comments[played] = f"time {used:.2f} s"
+    return record_from_board(board, black=record["black"], white=record["white"],
+                             result=record["result"], date=record["date"],
+                             name=f"game {record['game']}", comments=comments)
 
 
 def root_comment(record, commands):
-    lines = [f"game {record['game']}",
-             f"black: {record['black']}: {commands[record['black']]}",
+    lines = [f"black: {record['black']}: {commands[record['black']]}",
              f"white: {record['white']}: {commands[record['white']]}",
              f"end: {record['end']}"]
     if record["fault_engine"]:
@@ -244,7 +244,7 @@ class Match:
                 seat.kill()
             return
         sgf_path = self.out_dir / GAMES_DIR / f"game-{game_id:04d}.sgf"
-        write_sgf(game_record(record, move_times, self.settings, self.commands), sgf_path)
+        write_sgf(game_record(record, board, move_times, self.commands), sgf_path)
         record["sgf"] = str(sgf_path.relative_to(self.out_dir))
         with self._lock:
             self.records.append(record)

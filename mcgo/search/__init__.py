@@ -10,7 +10,6 @@
 * :mod:`.status`: dead stones, seki and the final score, one estimate per position;
 * :mod:`.structure`: the position's chains, regions, Benson life, seki and nakade, for
   :mod:`.status`;
-* :mod:`.decide`: the old import path of :mod:`.player` and :mod:`.status`.
 """
 
 from .presets import PRESETS, STRONG, THESIS

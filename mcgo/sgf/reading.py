@@ -276,6 +276,7 @@ def _record_from_tree(tree, name, index):
     record.black_rank, record.white_rank = text("BR"), text("WR")
     record.result, record.date = text("RE"), text("DT")
     record.event, record.rules = text("EV"), text("RU")
+    record.name = text("GN")
 
     if "KM" in root:
         record.komi, note = parse_komi(text("KM"))

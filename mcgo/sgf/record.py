@@ -30,7 +30,7 @@ class GameRecord:
     * ``handicap``: the ``HA`` number as written (0 when absent). The stones themselves are in
       ``setups[0]`` when the file has them as ``AB``; nothing is invented when it does not.
     * ``black``, ``white``, ``black_rank``, ``white_rank``, ``result``, ``date``, ``event``,
-      ``rules``: the ``PB PW BR WR RE DT EV RU`` texts, stripped ("" when absent).
+      ``rules``, ``name``: the ``PB PW BR WR RE DT EV RU GN`` texts, stripped ("" when absent).
     * ``moves``: ``(color, point)`` pairs of the main line in order; a pass is ``mcgo.PASS``.
     * ``setups``: ``{n: Setup}``, stones set up after the first ``n`` moves (``0``: before any
       move, the usual place for handicap stones). Several setup nodes between the same two
@@ -54,6 +54,7 @@ class GameRecord:
     date: str = ""
     event: str = ""
     rules: str = ""
+    name: str = ""
     moves: list = field(default_factory=list)
     setups: dict = field(default_factory=dict)
     comments: dict = field(default_factory=dict)

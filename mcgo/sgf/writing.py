@@ -1,6 +1,6 @@
 """Writing a :class:`GameRecord` as SGF (FF[4], CA[UTF-8]) through sgfmill.
 
-Written: size, komi, handicap, players, ranks, result, date, event, rules, ``PL``, setup stones
+Written: size, komi, handicap, players, ranks, result, date, event, rules, game name, ``PL``, setup stones
 (at the root, and in their own nodes where they stood later in the game), every move and the
 comments. Reading the output gives the same record back (bar ``source`` and ``warnings``).
 
@@ -40,7 +40,7 @@ def write_sgf(record, path=None):
         root.set("HA", int(record.handicap))
     for ident, value in (("PB", record.black), ("PW", record.white), ("BR", record.black_rank),
                          ("WR", record.white_rank), ("RE", record.result), ("DT", record.date),
-                         ("EV", record.event), ("RU", record.rules)):
+                         ("EV", record.event), ("RU", record.rules), ("GN", record.name)):
         if value:
             root.set(ident, value)
     if record.player_to_move is not None:
