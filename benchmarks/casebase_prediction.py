@@ -34,8 +34,7 @@ from mcgo.board.coords import point, row_col  # noqa: E402
 from mcgo.board.kernels import COLOR, EMPTY  # noqa: E402
 from mcgo.casebase import CaseBase, DEFAULT_TOP_K  # noqa: E402
 from mcgo.casebase.advisor import default_casebase_path  # noqa: E402
-from mcgo.casebase.base import game_name  # noqa: E402
-from mcgo.casebase.build import IndexedGame, index_game  # noqa: E402,F401
+from mcgo.casebase.indexing import IndexedGame, game_name, index_game  # noqa: E402,F401
 from mcgo.casebase.encoder import PositionEncoder  # noqa: E402
 from mcgo.sgf import SgfError, read_directory, read_games  # noqa: E402
 
@@ -70,7 +69,7 @@ def baseline_move(board):
             free.append(p)
     if not free:
         return None
-    last = next((p for color, p in reversed(board.moves) if color is not None and p != PASS), None)
+    last = next((p for _, p in reversed(board.moves) if p != PASS), None)
     if last is None:
         return free[0]
     lr, lc = row_col(last, size)

@@ -7,7 +7,8 @@ by flow-influence codes, retrieved by popcount similarity, steering the opening 
 * :mod:`.symmetry`: the 8 board symmetries;
 * :mod:`.base`: :class:`CaseBase` (retrieval, voting) and :class:`Match`;
 * :mod:`.storage`: the versioned, memory-mapped file;
-* :mod:`.build`: ``mcgo build-casebase``;
+* :mod:`.indexing`: one game as cases (positions before moves 1..N);
+* :mod:`.build`: ``mcgo build-casebase`` (files, folders, archives; in parallel);
 * :mod:`.advisor`: the opening bonus for the search (:class:`OpeningAdvisor`);
 * :mod:`.picture`: ``mcgo influence`` (matplotlib).
 

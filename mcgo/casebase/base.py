@@ -28,12 +28,12 @@ import numpy as np
 from ..board import BLACK, WHITE
 from .codes import code_words
 from .encoder import PositionEncoder
+from .indexing import DEFAULT_MAX_MOVES, game_name, index_game
 from .influence import DEFAULT_THRESHOLD, FLOW_STEPS
 from .retrieval import best_matches, top_matches
 from .storage import CaseBaseError, load, save_arrays
 from .symmetry import IDENTITY, inverse, map_point
 
-DEFAULT_MAX_MOVES = 40   # positions indexed per game (thesis 9.6)
 DEFAULT_TOP_K = 8        # cases that vote with method "vote"
 
 
@@ -118,7 +118,6 @@ class CaseBase:
                      threshold=DEFAULT_THRESHOLD, steps=FLOW_STEPS):
         """A case base from :class:`mcgo.sgf.GameRecord` objects (in memory; a record that
         cannot be indexed raises its :class:`mcgo.sgf.SgfError`)."""
-        from .build import index_game
         records = list(records)
         size = size or (records[0].size if records else 19)
         encoder = PositionEncoder(size, threshold, steps)
@@ -235,12 +234,6 @@ class CaseBase:
     def game_index(self, name):
         """Index of a game name (for ``exclude_game``)."""
         return self.names.index(name)
-
-
-def game_name(record):
-    """The name a case base keeps for a game: its source, with ``#n`` for game n > 1 of a file."""
-    name = record.source or "<game>"
-    return name if record.game_index == 0 else f"{name}#{record.game_index + 1}"
 
 
 def _concat(parts, empty_shape, dtype):

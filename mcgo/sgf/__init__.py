@@ -24,11 +24,11 @@ Reading a folder of files, skipping bad ones with their reason::
             print("skipped:", e)   # e.move_number, e.vertex, e.color, e.reason, e.board
 """
 
-from .reading import choose_codec, parse_komi, read_directory, read_game, read_games
+from .reading import SGF_SUFFIXES, choose_codec, parse_komi, read_directory, read_game, read_games
 from .record import GameRecord, Setup, SgfError, record_from_board
 from .replay import ReplayError, replay
 from .writing import today, write_sgf
 
 __all__ = ["GameRecord", "Setup", "SgfError", "ReplayError", "read_game", "read_games",
            "read_directory", "replay", "write_sgf", "record_from_board", "parse_komi",
-           "choose_codec", "today"]
+           "choose_codec", "today", "SGF_SUFFIXES"]
