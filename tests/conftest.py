@@ -5,7 +5,6 @@ fail under CI (``MCGO_REQUIRE_REFERENCES=1``, set by ``.ci/run``), so CI can nev
 skipping.
 """
 
-import importlib.util
 import os
 import pathlib
 import shutil
@@ -53,13 +52,3 @@ def fuego_regression_dir():
     if not FUEGO_REGRESSION.is_dir():
         missing(f"Fuego regression suites at {FUEGO_REGRESSION}")
     return FUEGO_REGRESSION
-
-
-@pytest.fixture(scope="session")
-def load_rows():
-    """``load_rows(engine, rows, komi, passes=0)`` from ``tests/positions.py``: a text-rows
-    position played into any GTP engine."""
-    spec = importlib.util.spec_from_file_location("positions", ROOT / "tests" / "positions.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.load_rows

@@ -4,9 +4,9 @@ and dead stones of finished games). The engine runs in-process (fast) and, for t
 details that only a process shows (ids, stdin garbage, streaming analysis), as ``mcgo gtp``.
 """
 
-import io
 import random
 import re
+import select
 import subprocess
 import sys
 import time
@@ -15,50 +15,13 @@ import pytest
 
 import mcgo
 from mcgo.board import coords
-from mcgo.gtp.controller import GtpEngine, GtpFailure
+from helpers import RESPONSE, Session, fails, load_rows
 from mcgo.board.handicap import fixed_points
+from mcgo.gtp.controller import GtpEngine, GtpFailure
 from mcgo.gtp.engine import Engine, command_names
 
-PLAYOUTS = 200
-RESPONSE = re.compile(r"^([=?])(\d*)(?: (.*))?$", re.S)
 LZ_ENTRY = re.compile(r"info move (?:[A-HJ-Z]\d{1,2}|pass) visits \d+ winrate \d+ prior \d+ "
                       r"lcb \d+ order \d+ pv(?: (?:[A-HJ-Z]\d{1,2}|pass))+")
-
-
-class Session:
-    """An in-process engine with a ``send`` like GtpEngine's: the answer text, or
-    GtpFailure for ``?``."""
-
-    def __init__(self, **options):
-        self.out = io.StringIO()
-        options.setdefault("playouts", PLAYOUTS)
-        options.setdefault("verbose", False)
-        self.engine = Engine(out=self.out, **options)
-
-    def raw(self, line):
-        start = self.out.tell()
-        self.engine.handle(line + "\n")
-        self.out.seek(start)
-        text = self.out.read()
-        return text
-
-    def send(self, command):
-        text = self.raw(command)
-        assert text.endswith("\n\n"), text
-        match = RESPONSE.match(text[:-2])
-        assert match, text
-        status, _, body = match.groups()
-        if status == "?":
-            raise GtpFailure(command, body or "")
-        return (body or "").strip()
-
-
-def fails(session, command):
-    try:
-        session.send(command)
-    except GtpFailure as e:
-        return e.message
-    return None
 
 
 @pytest.fixture
@@ -177,6 +140,7 @@ def test_time_commands(gtp):
     assert fails(gtp, "time_left b x 0") == "syntax error"
 
 
+@pytest.mark.slow
 def test_thinking_time_runs_from_when_the_command_arrived():
     """A genmove that waited (for a cold start-up, say) before the engine could take it up
     does not think its whole budget on top of the wait."""
@@ -190,8 +154,10 @@ def test_thinking_time_runs_from_when_the_command_arrived():
 
 
 def test_handicap_commands(gtp):
-    assert gtp.send("fixed_handicap 4") == "C3 G3 C7 G7" or \
-        set(gtp.send("list_stones black").split()) == {"C3", "G3", "C7", "G7"}
+    # GTP 2 section 4.1.1: four stones on 9x9 go on the four 3-3 points, and they are the
+    # stones on the board.
+    answer = gtp.send("fixed_handicap 4").split()
+    assert sorted(answer) == sorted(gtp.send("list_stones black").split()) == ["C3", "C7", "G3", "G7"]
     assert fails(gtp, "fixed_handicap 2") == "board not empty"
     gtp.send("clear_board")
     stones = gtp.send("place_free_handicap 5").split()
@@ -272,14 +238,49 @@ def test_mcgo_tree_shows_the_case_base_label():
     assert "cbr[D4: 0.3 Jud-1982-4.sgf]" in s.send("mcgo-tree 80")
 
 
+GFX_VERTEX = re.compile(r"[A-HJ][1-9]|pass", re.IGNORECASE)   # a point of the 9x9 board
+
+
+def check_gfx(answer):
+    """Every line of a GoGui ``gfx`` answer as GoGui's analyze-command documentation defines
+    it: ``INFLUENCE`` vertex/value pairs (-1..1), ``LABEL`` vertex/text pairs, ``VAR``
+    colour/vertex pairs, ``BLACK``/``WHITE``/``MARK``/... vertex lists, ``TEXT`` any text."""
+    for line in answer.split("\n"):
+        keyword, *rest = line.split()
+        if keyword == "TEXT":
+            continue
+        if keyword == "INFLUENCE":
+            assert len(rest) % 2 == 0, line
+            for vertex, value in zip(rest[::2], rest[1::2]):
+                assert GFX_VERTEX.fullmatch(vertex) and -1.0 <= float(value) <= 1.0, line
+        elif keyword == "LABEL":
+            assert rest and len(rest) % 2 == 0, line
+            assert all(GFX_VERTEX.fullmatch(v) for v in rest[::2]), line
+        elif keyword == "VAR":
+            assert rest and len(rest) % 2 == 0, line
+            assert all(c in ("b", "w") for c in rest[::2]), line
+            assert all(GFX_VERTEX.fullmatch(v) for v in rest[1::2]), line
+        else:
+            assert keyword in ("BLACK", "WHITE", "MARK", "CIRCLE", "SQUARE", "TRIANGLE",
+                               "CLEAR"), line
+            assert all(GFX_VERTEX.fullmatch(v) for v in rest), line
+
+
 def test_gogui_analyze_commands_all_answer(gtp):
     gtp.send("play b E5")
-    for line in gtp.send("gogui-analyze_commands").split("\n"):
-        kind, label, command = line.split("/", 2)
-        assert kind in ("gfx", "string", "plist", "none", "sboard", "cboard")
+    gtp.send("play w C3")
+    commands = [line.split("/", 2) for line in gtp.send("gogui-analyze_commands").split("\n")]
+    assert all(kind in ("gfx", "string", "plist", "none", "sboard", "cboard")
+               for kind, _, _ in commands)
+    for kind, label, command in commands:
         answer = gtp.send(command)
         if kind == "gfx":
-            assert answer.split()[0] in ("INFLUENCE", "LABEL", "VAR", "TEXT")
+            check_gfx(answer)
+        elif kind == "plist":
+            assert all(GFX_VERTEX.fullmatch(v) for v in answer.split()), (command, answer)
+    # The ownership map has both stones' points, each on its owner's side.
+    influence = dict(zip(*[iter(gtp.send("mcgo-ownership").split()[1:])] * 2))
+    assert float(influence["E5"]) > 0 > float(influence["C3"])
 
 
 def test_lz_genmove_analyze_in_process(gtp):
@@ -368,7 +369,7 @@ FINISHED = {
 
 @pytest.mark.parametrize("passes", [0, 2])
 @pytest.mark.parametrize("name", sorted(FINISHED))
-def test_final_score_and_dead_stones_agree_with_gnugo(gnugo, load_rows, name, passes):
+def test_final_score_and_dead_stones_agree_with_gnugo(gnugo, name, passes):
     rows, komi = FINISHED[name]
     ours = Session(size=9, komi=komi, seed=1)
     for engine in (ours, gnugo):
@@ -435,18 +436,35 @@ def test_a_missing_case_base_file_is_refused_before_any_answer():
     assert b"no case base file /no/such/file.mcgocb" in proc.stderr
 
 
+ANALYSIS_TIMEOUT = 120.0   # seconds for the engine to start (a cold compile) and stream
+
+
+def read_line_before(stream, deadline):
+    """One line of ``stream``, or a test failure once ``deadline`` (monotonic) has passed."""
+    left = deadline - time.monotonic()
+    if left <= 0 or not select.select([stream], [], [], left)[0]:
+        pytest.fail("no analysis line in time")
+    return stream.readline()
+
+
 def test_lz_analyze_streams_until_the_next_command():
     script = b"boardsize 9\n9 lz-analyze b 10\n"
     proc = subprocess.Popen([sys.executable, "-m", "mcgo", "gtp", "--playouts", "100"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    proc.stdin.write(script)
-    proc.stdin.flush()
-    lines = []
-    while len([l for l in lines if l.startswith(b"info")]) < 2:
-        lines.append(proc.stdout.readline())
-    proc.stdin.write(b"10 name\nquit\n")
-    proc.stdin.flush()
-    rest, _ = proc.communicate(timeout=120)
+    try:
+        proc.stdin.write(script)
+        proc.stdin.flush()
+        deadline = time.monotonic() + ANALYSIS_TIMEOUT
+        lines = []
+        while len([l for l in lines if l.startswith(b"info")]) < 2:
+            lines.append(read_line_before(proc.stdout, deadline))
+            assert lines[-1], "the engine closed its output"
+        proc.stdin.write(b"10 name\nquit\n")
+        proc.stdin.flush()
+        rest, _ = proc.communicate(timeout=ANALYSIS_TIMEOUT)
+    finally:
+        proc.kill()
+        proc.wait()
     text = b"".join(lines).decode() + rest.decode()
     assert text.startswith("=\n\n=9\n")
     infos = [l for l in text.split("\n") if l.startswith("info")]
@@ -459,7 +477,7 @@ def test_lz_analyze_streams_until_the_next_command():
     assert "\n\n=10 mcgo\n\n" in text
 
 
-def test_kgs_genmove_cleanup_removes_dead_stones_before_passing(load_rows):
+def test_kgs_genmove_cleanup_removes_dead_stones_before_passing():
     rows, komi = FINISHED["dead stones"]
     ours = Session(size=9, komi=komi, seed=1, playouts=1000)
     load_rows(ours, rows, komi)

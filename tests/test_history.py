@@ -5,7 +5,6 @@ References: sgfmill reads the files (the originals from Fuego's regression suite
 checked in ``test_gtp.py``; the expected move of ``uct_basics.tst`` 10 is Fuego's.
 """
 
-import io
 import random
 
 import numpy as np
@@ -13,17 +12,9 @@ import pytest
 from sgfmill import boards, sgf, sgf_moves
 
 import mcgo
+from helpers import Session, fails
 from mcgo.board import Move, Setup, coords
-from mcgo.gtp.engine import Engine
-from mcgo.gtp.terminal import send
 from mcgo.sgf import ReplayError, read_game, replay
-
-
-def gtp(engine, command):
-    """One command's answer; fails the test on a GTP failure."""
-    ok, text = send(engine, command)
-    assert ok, (command, text)
-    return text
 
 
 def sgfmill_story(data):
@@ -62,19 +53,19 @@ def test_loadsgf_then_printsgf_keeps_set_ups_and_moves(fuego_regression_dir, tmp
     the position after every move."""
     files = setup_files(fuego_regression_dir)
     assert len(files) > 300
-    engine = Engine(size=9, out=io.StringIO(), verbose=False)
+    engine = Session(size=9)
     later, refused = 0, []
     for path in files:
         original = path.read_bytes()
         try:
             replay(read_game(original))
         except ReplayError as e:         # an illegal move (superko): loadsgf refuses it
-            assert e.move is not None and not send(engine, f"loadsgf {path}")[0], path
+            assert e.move is not None and fails(engine, f"loadsgf {path}"), path
             refused.append(path.name)
             continue
-        gtp(engine, f"loadsgf {path}")
+        engine.send(f"loadsgf {path}")
         out = tmp_path / "out.sgf"
-        gtp(engine, f"printsgf {out}")
+        engine.send(f"printsgf {out}")
         size, komi, handicap, moves, positions, final = sgfmill_story(original)
         again = sgfmill_story(out.read_bytes())
         assert again[0] == size and again[2] == handicap, path
@@ -98,9 +89,9 @@ def test_a_game_with_set_up_stones_and_three_moves_round_trips(tmp_path):
         game.extend_main_sequence().set_move(colour, move)
     path = tmp_path / "setup.sgf"
     path.write_bytes(game.serialise())
-    engine = Engine(size=19, out=io.StringIO(), verbose=False)
-    gtp(engine, f"loadsgf {path}")
-    written = gtp(engine, "printsgf").encode()
+    engine = Session(size=19)
+    engine.send(f"loadsgf {path}")
+    written = engine.send("printsgf").encode()
     board, plays = sgf_moves.get_setup_and_moves(sgf.Sgf_game.from_bytes(written))
     expected_board, expected_plays = sgf_moves.get_setup_and_moves(
         sgf.Sgf_game.from_bytes(path.read_bytes()))
@@ -109,31 +100,31 @@ def test_a_game_with_set_up_stones_and_three_moves_round_trips(tmp_path):
     assert sorted(board.list_occupied_points()) == sorted(
         [("b", p) for p in [(2, 2), (6, 6), (4, 3)]] + [("w", p) for p in [(2, 6), (6, 2)]])
     # The board's history says the same: one set-up, then the moves.
-    history = engine.board.history
+    history = engine.engine.board.history
     assert isinstance(history[0], Setup) and all(isinstance(e, Move) for e in history[1:])
-    assert engine.board.last_move == coords.from_gtp("E6", 9)
+    assert engine.engine.board.last_move == coords.from_gtp("E6", 9)
 
 
 @pytest.mark.parametrize("stones", [2, 5, 9])
 def test_fixed_handicap_then_printsgf_has_the_stones_and_ha(stones, tmp_path):
     """The AB stones sgfmill reads are the vertices the engine answered, HA is their number,
     and loading the file gives the position back with white to move."""
-    engine = Engine(size=9, out=io.StringIO(), verbose=False)
-    vertices = gtp(engine, f"fixed_handicap {stones}").split()
+    engine = Session(size=9)
+    vertices = engine.send(f"fixed_handicap {stones}").split()
     assert len(vertices) == stones
-    written = gtp(engine, "printsgf").encode()
+    written = engine.send("printsgf").encode()
     game = sgf.Sgf_game.from_bytes(written)
     black, white, _ = game.get_root().get_setup_stones()
     assert {coords.to_gtp(coords.from_sgfmill(p, 9), 9) for p in black} == set(vertices)
     assert not white and game.get_root().get("HA") == stones
     path = tmp_path / "handicap.sgf"
     path.write_bytes(written)
-    other = Engine(size=19, out=io.StringIO(), verbose=False)
-    assert gtp(other, f"loadsgf {path}") == "white"
-    assert set(gtp(other, "list_stones black").split()) == set(vertices)
+    other = Session(size=19)
+    assert other.send(f"loadsgf {path}") == "white"
+    assert set(other.send("list_stones black").split()) == set(vertices)
     # and after a move, the set-up stays at the root, before white's move
-    gtp(engine, "play w E5" if "E5" not in vertices else "play w D5")
-    written = gtp(engine, "printsgf").encode()
+    engine.send("play w E5" if "E5" not in vertices else "play w D5")
+    written = engine.send("printsgf").encode()
     board, plays = sgf_moves.get_setup_and_moves(sgf.Sgf_game.from_bytes(written))
     assert len(plays) == 1 and plays[0][0] == "w"
     assert len(board.list_occupied_points()) == stones

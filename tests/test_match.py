@@ -196,6 +196,7 @@ def wait_for_games(results, count, process):
     raise AssertionError(f"no {count} finished games in {results}")
 
 
+@pytest.mark.slow
 def test_interrupted_match_resumes_without_losing_games(tmp_path):
     out = tmp_path / "match"
     results = out / "results.json"
@@ -229,6 +230,7 @@ def test_interrupted_match_resumes_without_losing_games(tmp_path):
     assert "win rate" in resumed.output and "Wilson" in resumed.output
 
 
+@pytest.mark.slow
 def test_parallel_games_overlap_in_time(tmp_path):
     doc = run_match(tmp_path, [fake("--delay", "0.2"), fake("--delay", "0.2")], ["a", "b"],
                     games=2, size=5, parallel=2, referee=None)

@@ -6,25 +6,17 @@ its pass check, which must fail there) and GNU Go 3.8's ``final_score`` and
 ``final_status_list`` on finished games.
 """
 
-import io
 
 import pytest
 
 import mcgo
+from helpers import Session, load_rows
 from mcgo.board import coords
 from mcgo.gtp.controller import GtpEngine
-from mcgo.gtp.engine import Engine
-from mcgo.gtp.terminal import send
 from mcgo.search import player as player_module
 from mcgo.search import status as status_module
 
 VITAL = "sgf/uct/vital-1.sgf"
-
-
-def gtp(engine, command):
-    ok, text = send(engine, command)
-    assert ok, (command, text)
-    return text
 
 
 def test_a_failed_pass_check_keeps_the_main_tree(fuego_regression_dir, monkeypatch):
@@ -39,18 +31,18 @@ def test_a_failed_pass_check_keeps_the_main_tree(fuego_regression_dir, monkeypat
         return checks[-1]
 
     monkeypatch.setattr(player_module.Player, "pass_holds", spy)
-    engine = Engine(size=9, playouts=1000, seed=1, out=io.StringIO(), verbose=False)
-    gtp(engine, f"loadsgf {fuego_regression_dir / VITAL}")
-    before = list(engine.board.history)
-    assert gtp(engine, "genmove b") == "B1"
+    engine = Session(size=9, playouts=1000, seed=1)
+    engine.send(f"loadsgf {fuego_regression_dir / VITAL}")
+    before = list(engine.engine.board.history)
+    assert engine.send("genmove b") == "B1"
     assert checks == [False]
-    main = engine.search
+    main = engine.engine.search
     assert main.last_board.history == before and main.last_board.to_move == mcgo.BLACK
     assert main.last_result.best_move == coords.from_gtp("B1", 9)
     assert main.last_result.simulations >= 1000
-    check = engine.player.pass_search
+    check = engine.engine.player.pass_search
     assert check is not main and check.last_board.history[-1] == (mcgo.BLACK, mcgo.PASS)
-    tree = gtp(engine, "mcgo-tree 3").split("\n")
+    tree = engine.send("mcgo-tree 3").split("\n")
     assert tree[0].startswith("B1: "), tree
 
 
@@ -58,10 +50,10 @@ def test_the_pass_check_search_is_seeded_from_the_engine_seed(fuego_regression_d
     """Two engines with one seed make the same pass check: same simulations, same result."""
     results = []
     for _ in range(2):
-        engine = Engine(size=9, playouts=1000, seed=5, out=io.StringIO(), verbose=False)
-        gtp(engine, f"loadsgf {fuego_regression_dir / VITAL}")
-        gtp(engine, "genmove b")
-        r = engine.player.pass_search.last_result
+        engine = Session(size=9, playouts=1000, seed=5)
+        engine.send(f"loadsgf {fuego_regression_dir / VITAL}")
+        engine.send("genmove b")
+        r = engine.engine.player.pass_search.last_result
         results.append([(m.move, m.visits, m.wins) for m in r.moves])
     assert results[0] == results[1] and results[0]
 
@@ -71,14 +63,6 @@ def score_value(text):
     if text in ("0", "0.0"):
         return 0.0
     return float(text[2:]) * (1 if text[0] == "B" else -1)
-
-
-def play_rows(engine, rows):
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row.split()):
-            if ch in "XO":
-                vertex = coords.to_gtp(coords.point(len(rows) - 1 - r, c, len(rows)), len(rows))
-                gtp(engine, f"play {'b' if ch == 'X' else 'w'} {vertex}")
 
 
 # A finished 9x9 game: a dead black stone at C7 in white's area (GNU Go: B+8, C7 dead).
@@ -108,22 +92,22 @@ def test_final_score_and_status_lists_estimate_once(gnugo_command, monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(status_module, "ownership", counting)
-    ours = Engine(size=9, komi=7.0, seed=1, out=io.StringIO(), verbose=False)
-    play_rows(ours, FINISHED)
+    ours = Session(size=9, komi=7.0, seed=1)
+    load_rows(ours, FINISHED, komi=7.0)
     with GtpEngine(gnugo_command) as gnugo:
         gnugo.send("boardsize 9")
         gnugo.send("komi 7")
         gnugo.send("clear_board")
-        for color, point in ours.board.moves:
+        for color, point in ours.engine.board.moves:
             gnugo.send(f"play {'b' if color == mcgo.BLACK else 'w'} {coords.to_gtp(point, 9)}")
         expected_score = gnugo.send("final_score")
         expected_dead = sorted(gnugo.send("final_status_list dead").split())
-    assert score_value(gtp(ours, "final_score")) == score_value(expected_score)
-    assert sorted(gtp(ours, "final_status_list dead").split()) == expected_dead
-    alive = gtp(ours, "final_status_list alive").split()
-    gtp(ours, "final_status_list seki")
+    assert score_value(ours.send("final_score")) == score_value(expected_score)
+    assert sorted(ours.send("final_status_list dead").split()) == expected_dead
+    alive = ours.send("final_status_list alive").split()
+    ours.send("final_status_list seki")
     assert len(calls) == 1
     assert set(alive).isdisjoint(expected_dead)
-    gtp(ours, "play b pass")
-    gtp(ours, "final_status_list dead")
+    ours.send("play b pass")
+    ours.send("final_status_list dead")
     assert len(calls) == 2

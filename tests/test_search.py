@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import mcgo
+from helpers import board_from_rows
 from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.search import Search
@@ -45,23 +46,6 @@ BULKY_FIVE = [". . . . . . . . .",
               "X O . . O O X . .",
               "X O . . . O X . ."]
 BULKY_KOMI = 60.0
-
-
-def board_from_rows(rows, to_move, komi):
-    """A Board from text rows (top row first) of X, O and '.'."""
-    size = len(rows)
-    board = mcgo.Board(size, komi=komi)
-    black, white = [], []
-    for i, line in enumerate(rows):
-        for col, ch in enumerate(line.split()):
-            p = coords.point(size - 1 - i, col, size)
-            if ch == "X":
-                black.append(p)
-            elif ch == "O":
-                white.append(p)
-    board.setup(black=black, white=white)
-    board.to_move = to_move
-    return board
 
 
 def best(board, preset, playouts=TACTICS_PLAYOUTS, seed=1, **kw):
@@ -270,6 +254,7 @@ def test_middle_game_gets_more_time_than_the_opening():
     assert clock.budget(middle, mcgo.BLACK) > clock.budget(empty, mcgo.BLACK)
 
 
+@pytest.mark.slow
 def test_stops_early_when_the_best_move_cannot_change():
     board = board_from_rows(FIGHT, mcgo.WHITE, FIGHT_KOMI)
     result = Search(seed=1, policy="pattern").run(board, seconds=20.0)

@@ -9,18 +9,15 @@ Positions come as text rows (played in, then both sides pass) or as SGF files of
 regression suites (``loadsgf``). The engine runs in-process with its fixed status playouts.
 """
 
-import io
-import re
 
 import pytest
 
 import mcgo
 from mcgo.board import coords
-from mcgo.gtp.controller import GtpEngine, GtpFailure
-from mcgo.gtp.engine import Engine
+from helpers import Session, load_rows, stones_of_rows
+from mcgo.gtp.controller import GtpEngine
 from mcgo.search.status import estimate, judge
 
-RESPONSE = re.compile(r"^([=?])(\d*)(?: (.*))?$", re.DOTALL)
 STATUSES = ("seki", "dead", "alive")
 
 ROWS = {
@@ -98,25 +95,8 @@ SGF = {
 }
 
 
-class Session:
-    """The engine in-process, with ``send`` as GtpEngine's."""
-
-    def __init__(self, size=9, komi=7.0):
-        self.out = io.StringIO()
-        self.engine = Engine(size=size, komi=komi, seed=1, playouts=100, verbose=False,
-                             out=self.out)
-
-    def send(self, command):
-        start = self.out.tell()
-        self.engine.handle(command + "\n")
-        self.out.seek(start)
-        text = self.out.read()
-        match = RESPONSE.match(text[:-2])
-        assert text.endswith("\n\n") and match, text
-        status, _, body = match.groups()
-        if status == "?":
-            raise GtpFailure(command, body or "")
-        return (body or "").strip()
+def session(size=9, komi=7.0):
+    return Session(size=size, komi=komi, seed=1, playouts=100)
 
 
 @pytest.fixture(scope="module")
@@ -138,9 +118,9 @@ def assert_agree(ours, theirs):
 
 
 @pytest.mark.parametrize("name", ROWS)
-def test_constructed_positions_agree_with_gnugo(gnugo, load_rows, name):
+def test_constructed_positions_agree_with_gnugo(gnugo, name):
     seki, rows, komi = ROWS[name]
-    ours = Session(len(rows), komi)
+    ours = session(len(rows), komi)
     for engine in (ours, gnugo):
         load_rows(engine, rows, komi, passes=2)
     theirs = statuses(gnugo)
@@ -151,7 +131,7 @@ def test_constructed_positions_agree_with_gnugo(gnugo, load_rows, name):
 @pytest.mark.parametrize("name", SGF)
 def test_regression_positions_agree_with_gnugo(gnugo, fuego_regression_dir, name):
     seki, path = SGF[name]
-    ours = Session()
+    ours = session()
     for engine in (ours, gnugo):
         engine.send(f"loadsgf {fuego_regression_dir / 'sgf' / path}")
     theirs = statuses(gnugo)
@@ -161,7 +141,7 @@ def test_regression_positions_agree_with_gnugo(gnugo, fuego_regression_dir, name
 
 @pytest.mark.parametrize("vertex", ["E9", "C9"])
 @pytest.mark.parametrize("value", [-0.85, -0.6, -0.2, 0.4, 0.9])
-def test_seki_whatever_the_playouts_say(gnugo, load_rows, vertex, value):
+def test_seki_whatever_the_playouts_say(gnugo, vertex, value):
     """Playouts break sekis (a self-atari into the shared liberties is rejected only most of
     the time), so a seki chain's ownership can be anything from nearly always captured to
     nearly never: the answer stays GNU Go's. One side of the seki gets ``value`` (own view)."""
@@ -169,11 +149,8 @@ def test_seki_whatever_the_playouts_say(gnugo, load_rows, vertex, value):
     load_rows(gnugo, rows, komi, passes=2)
     theirs = statuses(gnugo)
     board = mcgo.Board(len(rows), komi=komi)
-    for i, line in enumerate(rows):
-        for col, ch in enumerate(line.split()):
-            if ch in "XO":
-                board.play(coords.point(len(rows) - 1 - i, col, len(rows)),
-                           mcgo.BLACK if ch == "X" else mcgo.WHITE)
+    for color, p in stones_of_rows(rows):
+        board.play(p, color)
     owner = estimate(board, seed=1).owner.copy()
     sign = 1 if board.color_at(vertex) == mcgo.BLACK else -1
     for p in board.chain(vertex):

@@ -1,0 +1,84 @@
+"""What many test files share: positions from text rows, and an in-process GTP session.
+
+Imported as ``helpers`` (``pythonpath = ["tests"]`` in pyproject.toml). Rows are the top
+row first, ``X`` black, ``O`` white, ``.`` empty, with or without spaces between points.
+"""
+
+import io
+import re
+
+import mcgo
+from mcgo.board import coords
+from mcgo.gtp.controller import GtpFailure
+from mcgo.gtp.engine import Engine
+
+SESSION_PLAYOUTS = 200
+RESPONSE = re.compile(r"^([=?])(\d*)(?: (.*))?$", re.S)
+
+
+def stones_of_rows(rows):
+    """``(colour, point)`` of every stone of the rows, in reading order."""
+    size = len(rows)
+    for i, line in enumerate(rows):
+        for col, ch in enumerate(line.replace(" ", "")):
+            if ch in "XO":
+                yield (mcgo.BLACK if ch == "X" else mcgo.WHITE), coords.point(size - 1 - i, col, size)
+
+
+def board_from_rows(rows, to_move=mcgo.BLACK, komi=0.0, superko=True):
+    """A :class:`mcgo.Board` set up from the rows, ``to_move`` to play."""
+    board = mcgo.Board(len(rows), komi=komi, superko=superko)
+    stones = list(stones_of_rows(rows))
+    board.setup(black=[p for c, p in stones if c == mcgo.BLACK],
+                white=[p for c, p in stones if c == mcgo.WHITE])
+    board.to_move = to_move
+    return board
+
+
+def load_rows(engine, rows, komi, passes=0):
+    """Set up the rows' position on a GTP engine (anything with ``send``: a :class:`Session`,
+    GNU Go through :class:`mcgo.gtp.controller.GtpEngine`) by playing its stones in, then
+    ``passes`` passes (black first)."""
+    size = len(rows)
+    engine.send(f"boardsize {size}")
+    engine.send("clear_board")
+    engine.send(f"komi {komi}")
+    for color, p in stones_of_rows(rows):
+        engine.send(f"play {'b' if color == mcgo.BLACK else 'w'} {coords.to_gtp(p, size)}")
+    for color in "bw"[:passes]:
+        engine.send(f"play {color} pass")
+
+
+class Session:
+    """The GTP engine in-process, with a ``send`` like :class:`GtpEngine`'s: the answer
+    text, or :class:`GtpFailure` for a ``?`` answer. ``raw`` gives the whole reply."""
+
+    def __init__(self, **options):
+        self.out = io.StringIO()
+        options.setdefault("playouts", SESSION_PLAYOUTS)
+        options.setdefault("verbose", False)
+        self.engine = Engine(out=self.out, **options)
+
+    def raw(self, line):
+        start = self.out.tell()
+        self.engine.handle(line + "\n")
+        self.out.seek(start)
+        return self.out.read()
+
+    def send(self, command):
+        text = self.raw(command)
+        match = RESPONSE.match(text[:-2])
+        assert text.endswith("\n\n") and match, text
+        status, _, body = match.groups()
+        if status == "?":
+            raise GtpFailure(command, body or "")
+        return (body or "").strip()
+
+
+def fails(session, command):
+    """The failure message of ``command``, or None when it succeeds."""
+    try:
+        session.send(command)
+    except GtpFailure as e:
+        return e.message
+    return None
