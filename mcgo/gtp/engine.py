@@ -29,9 +29,7 @@ from ..board.board import Board, IllegalMove, result_text
 from ..board.history import Move
 from ..board.kernels import BLACK, PASS, WHITE
 from ..playout import ownership
-from ..search import STRONG
 from ..search.player import Player
-from ..search.search import DEFAULT_PARALLEL
 from ..search.status import STATUS_PLAYOUTS, STATUSES, Status
 from . import analysis
 from .protocol import (NAME, PROTOCOL_VERSION, GtpError, Quit, format_reply, is_number, log,
@@ -60,9 +58,10 @@ def parse_color(word):
 class Engine:
     """One GTP session: a board (the game state), a player and the chain status."""
 
-    def __init__(self, size=DEFAULT_SIZE, komi=DEFAULT_KOMI, preset=STRONG, policy="auto",
-                 threads=1, seed=0, playouts=None, seconds=None, resign=DEFAULT_RESIGN,
-                 max_memory_mb=256, out=None, verbose=True, parallel=DEFAULT_PARALLEL):
+    def __init__(self, size=DEFAULT_SIZE, komi=DEFAULT_KOMI, preset=options.DEFAULT_PRESET,
+                 policy=options.DEFAULT_POLICY, threads=1, seed=0, playouts=None, seconds=None,
+                 resign=DEFAULT_RESIGN, max_memory_mb=options.DEFAULT_MEMORY_MB, out=None,
+                 verbose=True, parallel=options.DEFAULT_PARALLEL):
         self.out = out if out is not None else sys.stdout
         self.seed = seed
         self.policy = policy
