@@ -15,6 +15,7 @@ from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.playout import common, fill_policy, pattern_policy
 from mcgo.playout.patterns import MOGO_SHAPES
+from mcgo.tactics import atari, eyes
 
 LETTERS = {"X": K.BLACK, "O": K.WHITE, ".": K.EMPTY, "#": K.OFFBOARD}
 CHOICES = {"X": "X", "O": "O", ".": ".", "#": "#", "x": ".O", "o": ".X", "?": ".XO#"}
@@ -259,7 +260,7 @@ def test_self_atari_test_agrees_with_playing_the_move():
             after.play(p, color)
             truly = (after.captures(color) == board.captures(color)
                      and len(after.chain(p)) >= 2 and after.liberties(p) == 1)
-            assert bool(common.is_self_atari(board.pts, w, p, color)) == truly, (board, p)
+            assert bool(atari.is_self_atari(board.pts, w, p, color)) == truly, (board, p)
 
 
 def test_self_atari_is_mostly_rejected():
@@ -271,8 +272,8 @@ def test_self_atari_is_mostly_rejected():
         w = board.size + 2
         color = board.to_move
         playable = [p for p in board.legal_moves(color)
-                    if not common.is_true_eye(board.pts, w, p, color)]
-        bad = {p for p in playable if common.is_self_atari(board.pts, w, p, color)}
+                    if not eyes.is_true_eye(board.pts, w, p, color)]
+        bad = {p for p in playable if atari.is_self_atari(board.pts, w, p, color)}
         if not bad:
             continue
         rng = common.seed_rng(i)
@@ -384,7 +385,7 @@ def test_self_atari_of_a_big_chain_is_mostly_rejected():
         m = common.random_move(board.pts, board.info, rng, mcgo.BLACK, True)
         if m != K.PASS:
             picks += 1
-            selfatari += common.is_self_atari(board.pts, w, m, mcgo.BLACK)
+            selfatari += atari.is_self_atari(board.pts, w, m, mcgo.BLACK)
     assert picks > 0
     # Some moves (the lower area) are self-atari for nobody; the test only needs the rule
     # to agree with the real board: playing a reported self-atari leaves one liberty.
@@ -393,7 +394,7 @@ def test_self_atari_of_a_big_chain_is_mostly_rejected():
         after.play(p, mcgo.BLACK)
         chain = after.chain(p)
         truly = len(chain) >= 2 and after.liberties(p) == 1 and after.captures(mcgo.BLACK) == 0
-        assert bool(common.is_self_atari(board.pts, w, p, mcgo.BLACK)) == truly, coords.to_gtp(p, 9)
+        assert bool(atari.is_self_atari(board.pts, w, p, mcgo.BLACK)) == truly, coords.to_gtp(p, 9)
 
 
 # --------------------------------------------------------------------------- fill
