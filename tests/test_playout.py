@@ -5,15 +5,17 @@ References: sgfmill's ``Board.area_score`` for the score of a finished playout, 
 and textbook life and death for the random-fill judgement.
 """
 
+import importlib
+
 import numpy as np
 import pytest
 from sgfmill import boards
 
 import mcgo
-from mcgo import playout
+from mcgo import options, playout
 from mcgo.board import coords
 from mcgo.board import kernels as K
-from mcgo.playout import common, fill_policy, pattern_policy
+from mcgo.playout import common, fill_policy, pattern_policy, scoring
 from mcgo.playout.patterns import MOGO_SHAPES
 from mcgo.tactics import atari, eyes
 
@@ -64,11 +66,43 @@ def test_playout_score_equals_sgfmill_area_score(size, policy):
         pts, info = board.pts.copy(), board.info.copy()
         playout.run_playout(kind, pts, info, board.zob, playout.shape_table(), scratch, rng, owner,
                             playout.NO_RECORD)
-        assert K.area_of(owner) == sgfmill_area(pts, size)
+        area = sgfmill_area(pts, size)
+        assert K.area_of(owner) == area
+        for komi in (area - 0.5, float(area), area + 0.5):   # a win, a jigo, a loss for black
+            assert scoring.black_win_value(owner, komi) == (area > komi) + 0.5 * (area == komi)
         if policy != "fill":
             # A finished rule-abiding playout: bookkeeping intact, both sides passed or cap hit.
             assert K.check_consistency(pts, info, board.zob) == 0
             assert info[K.PASSES] >= 2 or info[K.MOVE_COUNT] - board.info[K.MOVE_COUNT] == 3 * size * size
+
+
+def test_each_registered_policy_runs_under_its_number():
+    """The dispatch maps the i-th name of ``options.PLAYOUT_POLICIES`` to the ``play_out`` of
+    ``NAME_policy.py``: the same seed gives the same playout either way."""
+    board = mcgo.Board(19)
+    board.play("D4")
+    scratch = np.zeros((fill_policy.SCRATCH_ROWS, board.pts.shape[1]), dtype=np.int32)
+    results = {}
+    for number, name in enumerate(options.PLAYOUT_POLICIES):
+        assert playout.policy_id(name) == number
+        module = importlib.import_module(f"mcgo.playout.{name}_policy")
+        runs = []
+        for run in (playout.run_playout, lambda *args: module.play_out(*args[1:])):
+            pts, info = board.pts.copy(), board.info.copy()
+            owner = np.zeros(board.pts.shape[1], dtype=np.int8)
+            moves = run(number, pts, info, board.zob, playout.shape_table(), scratch,
+                        common.seed_rng(5), owner, playout.NO_RECORD)
+            runs.append((moves, owner.tobytes()))
+        assert runs[0] == runs[1], name
+        results[name] = runs[0]
+    assert len(set(results.values())) == len(results) - 1   # auto plays fill here (19x19 opening)
+    assert results["auto"] == results["fill"]
+    owner = np.zeros(board.pts.shape[1], dtype=np.int8)
+    assert playout.run_playout(len(options.PLAYOUT_POLICIES), board.pts.copy(), board.info.copy(),
+                               board.zob, playout.shape_table(), scratch, common.seed_rng(5),
+                               owner, playout.NO_RECORD) == playout.dispatch.NO_POLICY
+    with pytest.raises(ValueError, match="unknown playout policy"):
+        playout.policy_id("nonsense")
 
 
 def test_fixed_seed_reproduces_and_other_seed_differs():

@@ -21,13 +21,13 @@ Adding a policy ``NAME``: one new file and one registry line.
    to the end in place, writes the final owners into ``owner`` and returns the moves played.
    A policy that chooses one move at a time writes ``choose_move(pts, info, pat3, rng,
    color)`` and returns ``common.play_moves(choose_move, ...)`` (see :mod:`.random_policy`).
-2. Append ``"NAME"`` to :data:`mcgo.options.PLAYOUT_POLICIES` (numbers follow that order, so
-   append: saved settings keep their meaning). ``mcgo bench``, ``--policy`` of ``mcgo gtp``
-   and ``mcgo play``, :func:`policy_id` and the kernels' dispatch all read it from there.
+2. Append ``"NAME"`` to :data:`mcgo.options.PLAYOUT_POLICIES` (its place there is its
+   number in the kernels). ``mcgo bench``, ``--policy`` of ``mcgo gtp`` and ``mcgo play``,
+   :func:`policy_id` and the kernels' dispatch (:mod:`.dispatch`) all read it from there.
 
 Numba's on-disk cache does not notice that a kernel in *another* file changed: after adding
-or changing a policy, clear it (``find mcgo -name '*.nb[ci]' -delete``) so the callers of
-:func:`run_playout` compile again.
+or changing a policy, clear it (``find mcgo -name '*.nb[ci]' -delete``, or a fresh
+``NUMBA_CACHE_DIR``) so that the callers of :func:`run_playout` compile again.
 
 >>> import mcgo
 >>> from mcgo import playout

@@ -6,7 +6,9 @@ name there, and the policy ``NAME`` lives in ``mcgo/playout/NAME_policy.py``, wh
 ``play_out(pts, info, zob, pat3, scratch, rng, owner, record)`` plays one playout to the end.
 :func:`run_playout`'s chain of ``if policy == i`` is generated from the registry when this
 module is imported: the same code as if written by hand (no function pointers, so Numba
-inlines and caches it as usual), but nothing to edit here when a policy is added.
+inlines and caches it as usual), but nothing to edit here when a policy is added. (Numba's
+cache does not see a change of the registry or of a policy's file from here: clear it after
+one, as :mod:`mcgo.playout` says.)
 """
 
 import importlib
@@ -39,8 +41,8 @@ def _run_playout_source(names):
     return "\n".join(lines) + "\n"
 
 
-# The generated function sees the policy modules as globals of this module; compiled with
-# this file's name, so Numba's cache finds (and invalidates) it with this file.
+# The generated function sees the policy modules as globals of this module, and is compiled
+# under this file's name: Numba caches only functions whose source file it can find.
 globals().update({f"{name}_policy": module for name, module in POLICY_MODULES.items()})
 exec(compile(_run_playout_source(options.PLAYOUT_POLICIES), __file__, "exec"))
 run_playout.__doc__ = """Play one playout of the policy numbered ``policy`` in place and write
