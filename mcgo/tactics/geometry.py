@@ -6,14 +6,14 @@ moves and the 1st and 2nd are bad ones. Lines are counted from 0 at the edge.
 """
 
 from ..board.kernels import COLOR, EMPTY
-from ..jit import kernel
+from ..jit import inline_kernel
 
 EMPTY_AREA_RADIUS = 2   # the 5x5 box around a point must be empty
 FIRST_GOOD_LINE = 2     # edge distance of the 3rd line ...
 LAST_GOOD_LINE = 3      # ... and of the 4th; nearer the edge (1st, 2nd line) is low
 
 
-@kernel
+@inline_kernel
 def edge_distance(p, w, size):
     """The distance of ``p`` to the nearest edge: 0 on the first line."""
     row = p // w - 1
@@ -21,13 +21,13 @@ def edge_distance(p, w, size):
     return min(min(row, col), min(size - 1 - row, size - 1 - col))
 
 
-@kernel
+@inline_kernel
 def is_good_line(line):
     """True for the 3rd and 4th lines (``line`` from :func:`edge_distance`)."""
     return FIRST_GOOD_LINE <= line <= LAST_GOOD_LINE
 
 
-@kernel
+@inline_kernel
 def in_empty_area(pts, w, size, p):
     """True when no stone stands in the box of side ``2 * EMPTY_AREA_RADIUS + 1`` around ``p``
     (clipped to the board)."""
@@ -40,7 +40,7 @@ def in_empty_area(pts, w, size, p):
     return True
 
 
-@kernel
+@inline_kernel
 def is_next_to(p, q, w):
     """True when ``p`` is one of the 8 points around ``q``."""
     d = p - q
