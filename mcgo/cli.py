@@ -8,7 +8,9 @@ import click
 
 from . import __version__, options
 
-POLICY_CHOICES = ["random", "pattern", "fill", "all"]
+# ``mcgo bench`` measures the policies that play (``auto`` only picks one of them), or all.
+BENCH_POLICIES = [name for name in options.PLAYOUT_POLICIES if name != "auto"]
+POLICY_CHOICES = BENCH_POLICIES + ["all"]
 SIZE_CHOICES = ["9", "13", "19"]
 
 
@@ -35,7 +37,7 @@ def bench(policy, sizes, seconds, threads, start, seed, as_json):
     """Measure playouts per second of each playout policy."""
     from .bench import MIDGAME_POSITIONS, format_table, machine_facts, progress_printer, run_bench
 
-    policies = ["random", "pattern", "fill"] if policy == "all" else [policy]
+    policies = BENCH_POLICIES if policy == "all" else [policy]
     sizes = [int(s) for s in sizes] or [9, 19]
     starts = ["empty", "midgame"] if start == "both" else [start]
     rows = []

@@ -5,16 +5,19 @@ References: sgfmill's ``Board.area_score`` for the score of a finished playout, 
 and textbook life and death for the random-fill judgement.
 """
 
+import importlib
+
 import numpy as np
 import pytest
 from sgfmill import boards
 
 import mcgo
-from mcgo import playout
+from mcgo import options, playout
 from mcgo.board import coords
 from mcgo.board import kernels as K
-from mcgo.playout import common, fill_policy, pattern_policy
+from mcgo.playout import common, fill_policy, pattern_policy, scoring
 from mcgo.playout.patterns import MOGO_SHAPES
+from mcgo.tactics import atari, eyes
 
 LETTERS = {"X": K.BLACK, "O": K.WHITE, ".": K.EMPTY, "#": K.OFFBOARD}
 CHOICES = {"X": "X", "O": "O", ".": ".", "#": "#", "x": ".O", "o": ".X", "?": ".XO#"}
@@ -63,11 +66,43 @@ def test_playout_score_equals_sgfmill_area_score(size, policy):
         pts, info = board.pts.copy(), board.info.copy()
         playout.run_playout(kind, pts, info, board.zob, playout.shape_table(), scratch, rng, owner,
                             playout.NO_RECORD)
-        assert K.area_of(owner) == sgfmill_area(pts, size)
+        area = sgfmill_area(pts, size)
+        assert K.area_of(owner) == area
+        for komi in (area - 0.5, float(area), area + 0.5):   # a win, a jigo, a loss for black
+            assert scoring.black_win_value(owner, komi) == (area > komi) + 0.5 * (area == komi)
         if policy != "fill":
             # A finished rule-abiding playout: bookkeeping intact, both sides passed or cap hit.
             assert K.check_consistency(pts, info, board.zob) == 0
             assert info[K.PASSES] >= 2 or info[K.MOVE_COUNT] - board.info[K.MOVE_COUNT] == 3 * size * size
+
+
+def test_each_registered_policy_runs_under_its_number():
+    """The dispatch maps the i-th name of ``options.PLAYOUT_POLICIES`` to the ``play_out`` of
+    ``NAME_policy.py``: the same seed gives the same playout either way."""
+    board = mcgo.Board(19)
+    board.play("D4")
+    scratch = np.zeros((fill_policy.SCRATCH_ROWS, board.pts.shape[1]), dtype=np.int32)
+    results = {}
+    for number, name in enumerate(options.PLAYOUT_POLICIES):
+        assert playout.policy_id(name) == number
+        module = importlib.import_module(f"mcgo.playout.{name}_policy")
+        runs = []
+        for run in (playout.run_playout, lambda *args: module.play_out(*args[1:])):
+            pts, info = board.pts.copy(), board.info.copy()
+            owner = np.zeros(board.pts.shape[1], dtype=np.int8)
+            moves = run(number, pts, info, board.zob, playout.shape_table(), scratch,
+                        common.seed_rng(5), owner, playout.NO_RECORD)
+            runs.append((moves, owner.tobytes()))
+        assert runs[0] == runs[1], name
+        results[name] = runs[0]
+    assert len(set(results.values())) == len(results) - 1   # auto plays fill here (19x19 opening)
+    assert results["auto"] == results["fill"]
+    owner = np.zeros(board.pts.shape[1], dtype=np.int8)
+    assert playout.run_playout(len(options.PLAYOUT_POLICIES), board.pts.copy(), board.info.copy(),
+                               board.zob, playout.shape_table(), scratch, common.seed_rng(5),
+                               owner, playout.NO_RECORD) == playout.dispatch.NO_POLICY
+    with pytest.raises(ValueError, match="unknown playout policy"):
+        playout.policy_id("nonsense")
 
 
 def test_fixed_seed_reproduces_and_other_seed_differs():
@@ -259,7 +294,7 @@ def test_self_atari_test_agrees_with_playing_the_move():
             after.play(p, color)
             truly = (after.captures(color) == board.captures(color)
                      and len(after.chain(p)) >= 2 and after.liberties(p) == 1)
-            assert bool(common.is_self_atari(board.pts, w, p, color)) == truly, (board, p)
+            assert bool(atari.is_self_atari(board.pts, w, p, color)) == truly, (board, p)
 
 
 def test_self_atari_is_mostly_rejected():
@@ -271,8 +306,8 @@ def test_self_atari_is_mostly_rejected():
         w = board.size + 2
         color = board.to_move
         playable = [p for p in board.legal_moves(color)
-                    if not common.is_true_eye(board.pts, w, p, color)]
-        bad = {p for p in playable if common.is_self_atari(board.pts, w, p, color)}
+                    if not eyes.is_true_eye(board.pts, w, p, color)]
+        bad = {p for p in playable if atari.is_self_atari(board.pts, w, p, color)}
         if not bad:
             continue
         rng = common.seed_rng(i)
@@ -384,7 +419,7 @@ def test_self_atari_of_a_big_chain_is_mostly_rejected():
         m = common.random_move(board.pts, board.info, rng, mcgo.BLACK, True)
         if m != K.PASS:
             picks += 1
-            selfatari += common.is_self_atari(board.pts, w, m, mcgo.BLACK)
+            selfatari += atari.is_self_atari(board.pts, w, m, mcgo.BLACK)
     assert picks > 0
     # Some moves (the lower area) are self-atari for nobody; the test only needs the rule
     # to agree with the real board: playing a reported self-atari leaves one liberty.
@@ -393,7 +428,7 @@ def test_self_atari_of_a_big_chain_is_mostly_rejected():
         after.play(p, mcgo.BLACK)
         chain = after.chain(p)
         truly = len(chain) >= 2 and after.liberties(p) == 1 and after.captures(mcgo.BLACK) == 0
-        assert bool(common.is_self_atari(board.pts, w, p, mcgo.BLACK)) == truly, coords.to_gtp(p, 9)
+        assert bool(atari.is_self_atari(board.pts, w, p, mcgo.BLACK)) == truly, coords.to_gtp(p, 9)
 
 
 # --------------------------------------------------------------------------- fill

@@ -7,7 +7,27 @@ Policies, each in a file of its own:
   line points, then random, rejecting most self-ataris;
 * ``fill`` (:mod:`.fill_policy`): random fill of every empty point and a life judgement by
   eyespaces;
-* ``auto``: pattern below 19x19; on 19x19 fill for the first 40 moves of the game, then pattern.
+* ``auto`` (:mod:`.auto_policy`): pattern below 19x19; on 19x19 fill for the first 40 moves
+  of the game, then pattern.
+
+What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
+a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)
+and the tactics of :mod:`mcgo.tactics`; :mod:`.dispatch` runs a policy by its number.
+
+Adding a policy ``NAME``: one new file and one registry line.
+
+1. Write ``mcgo/playout/NAME_policy.py`` with a kernel
+   ``play_out(pts, info, zob, pat3, scratch, rng, owner, record)`` that plays the position
+   to the end in place, writes the final owners into ``owner`` and returns the moves played.
+   A policy that chooses one move at a time writes ``choose_move(pts, info, pat3, rng,
+   color)`` and returns ``common.play_moves(choose_move, ...)`` (see :mod:`.random_policy`).
+2. Append ``"NAME"`` to :data:`mcgo.options.PLAYOUT_POLICIES` (its place there is its
+   number in the kernels). ``mcgo bench``, ``--policy`` of ``mcgo gtp`` and ``mcgo play``,
+   :func:`policy_id` and the kernels' dispatch (:mod:`.dispatch`) all read it from there.
+
+Numba's on-disk cache does not notice that a kernel in *another* file changed: after adding
+or changing a policy, clear it (``find mcgo -name '*.nb[ci]' -delete``, or a fresh
+``NUMBA_CACHE_DIR``) so that the callers of :func:`run_playout` compile again.
 
 >>> import mcgo
 >>> from mcgo import playout
@@ -33,12 +53,13 @@ import numpy as np
 
 from ..board import coords
 from .common import RECORD_COLORS
-from .dispatch import AUTO, FILL, NO_RECORD, PATTERN, POLICY_NAMES, RANDOM, run_batch, run_playout
+from .dispatch import NO_RECORD, POLICY_NAMES, run_batch, run_playout
 from .patterns import pattern_table
+from .scoring import board_array, mean_ownership
 
 __all__ = ["simulate", "ownership", "policy_id", "shape_table", "PlayoutStats",
-           "RANDOM", "PATTERN", "FILL", "AUTO", "POLICY_NAMES", "run_batch", "run_playout",
-           "NO_RECORD", "RECORD_COLORS"]
+           "POLICY_NAMES", "run_batch", "run_playout", "NO_RECORD", "RECORD_COLORS",
+           "board_array", "mean_ownership"]
 
 _shape_table = None
 NO_OWNERSHIP = np.zeros(0, dtype=np.int32)
@@ -54,7 +75,7 @@ def shape_table():
 
 
 def policy_id(name):
-    """The kernel's number for a policy name (``random``, ``pattern``, ``fill``, ``auto``)."""
+    """The kernel's number for a policy name (one of :data:`mcgo.options.PLAYOUT_POLICIES`)."""
     try:
         return POLICY_NAMES[name]
     except KeyError:
@@ -125,18 +146,11 @@ def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threa
     return stats
 
 
-def board_array(values, size):
-    """Values over internal point indices as a ``(size, size)`` array, ``[row, col]`` with
-    row 0 at the bottom (as GTP and :mod:`mcgo.board.coords` count rows)."""
-    w = size + 2
-    return np.asarray(values).reshape(w, w)[1:size + 1, 1:size + 1].copy()
-
-
 def ownership(board, playouts=1000, policy="auto", seed=0, threads=1):
     """The mean final owner of every point over the playouts: +1 black, -1 white, as a
     ``(size, size)`` float array indexed ``[row, col]``, row 0 at the bottom."""
     stats = simulate(board, playouts, policy, seed, ownership=True, threads=threads)
-    return board_array(stats.owner_sum, board.size) / max(stats.playouts, 1)
+    return mean_ownership(stats.owner_sum, stats.playouts, board.size)
 
 
 def point_ownership(owner_map, vertex, size):

@@ -1,5 +1,6 @@
-"""What every playout policy shares: the random number generator, the eye test, the
-self-atari test and the uniform choice of a move from the list of empty points.
+"""What every playout policy shares: the random number generator, the uniform choice of a
+move from the list of empty points, and the loop that plays a move policy to the end.
+The tactics they read (eyes, self-atari, captures) live in :mod:`mcgo.tactics`.
 
 Random numbers come from xorshift64* held in a one-element uint64 array ``rng``, so a
 fixed seed reproduces a playout exactly and each thread owns its own stream.
@@ -9,8 +10,10 @@ import numpy as np
 
 from ..jit import allocating_kernel, inline_kernel, kernel
 
-from ..board.kernels import (COLOR, EMPTIES, EMPTY, HEAD, LEGAL, LIBS, NEMPTY, NEXT, OFFBOARD,
-                             PASS, SIZE, WIDTH, area_of, legality, owner_map)
+from ..board.kernels import (BOARDSIZE, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE, WIDTH,
+                             legality, owner_map, play_legal)
+from ..tactics.atari import is_self_atari
+from ..tactics.eyes import is_true_eye
 
 MOVE_CAP_FACTOR = 3          # a playout stops after 3 * size * size moves
 SELF_ATARI_KEEP_ONE_IN = 10  # a self-atari of 2+ stones is kept once in 10 tries (nakade)
@@ -56,76 +59,6 @@ def seed_rng(seed):
     return rng
 
 
-@inline_kernel
-def is_true_eye(pts, w, p, color):
-    """True when the empty point ``p`` is a true eye of ``color``: all four neighbours are
-    ``color`` or the edge, and at most one diagonal is the opponent's (none on the edge)."""
-    for q in (p - 1, p + 1, p - w, p + w):
-        c = pts[COLOR, q]
-        if c != color and c != OFFBOARD:
-            return False
-    opp = 3 - color
-    bad = 0
-    edge = False
-    for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
-        c = pts[COLOR, q]
-        if c == opp:
-            bad += 1
-        elif c == OFFBOARD:
-            edge = True
-    if edge:
-        return bad == 0
-    return bad <= 1
-
-
-@kernel
-def liberties_after(pts, w, p, color):
-    """Liberties, counted up to 2, of the chain ``color`` would make by playing the legal
-    move ``p``, and a bound of that chain's size (exact up to 2). A capture counts as 2 liberties."""
-    opp = 3 - color
-    lib1 = -1
-    stones = 1
-    for q in (p - 1, p + 1, p - w, p + w):
-        c = pts[COLOR, q]
-        if c == EMPTY:
-            if lib1 < 0:
-                lib1 = q
-            elif q != lib1:
-                return 2, stones
-        elif c == opp and pts[LIBS, pts[HEAD, q]] == 1:
-            return 2, stones
-    for q in (p - 1, p + 1, p - w, p + w):
-        if pts[COLOR, q] != color:
-            continue
-        h = pts[HEAD, q]
-        libs = pts[LIBS, h]
-        if libs >= 3:
-            return 2, stones
-        stones += pts[SIZE, h]  # a chain touching p twice counts twice: only "2 or more" matters
-        if libs == 2:
-            # The chain's liberty other than p.
-            s = h
-            while True:
-                for r in (s - 1, s + 1, s - w, s + w):
-                    if r != p and pts[COLOR, r] == EMPTY:
-                        if lib1 < 0:
-                            lib1 = r
-                        elif r != lib1:
-                            return 2, stones
-                s = pts[NEXT, s]
-                if s == h:
-                    break
-    return (1 if lib1 >= 0 else 0), stones
-
-
-@kernel
-def is_self_atari(pts, w, p, color):
-    """True when ``color`` playing the legal move ``p`` leaves a chain of two or more stones
-    with a single liberty. A move that captures is never a self-atari."""
-    libs, stones = liberties_after(pts, w, p, color)
-    return libs < 2 and stones >= 2
-
-
 @kernel
 def random_move(pts, info, rng, color, avoid_self_atari):
     """A uniformly random legal move of ``color`` that does not fill its own true eye
@@ -151,8 +84,22 @@ def random_move(pts, info, rng, color, avoid_self_atari):
     return PASS
 
 
-@kernel
-def score_and_owner(pts, info, owner):
-    """Area score (black minus white, no komi) of a finished playout; fills ``owner``."""
+@inline_kernel
+def play_moves(choose_move, pts, info, zob, pat3, rng, owner, record):
+    """Play the moves of a rule-abiding policy's ``choose_move(pts, info, pat3, rng, color)``
+    in place until two passes in a row or the move cap, then write the final owner of every
+    point into ``owner``; returns the number of moves, passes included. The moves go into
+    ``record`` as far as it is long (see :func:`record_move`).
+
+    Inlined into each policy's ``play_out``, so the call of ``choose_move`` is a plain call
+    (a function passed at run time would be a pointer Numba cannot cache)."""
+    cap = MOVE_CAP_FACTOR * info[BOARDSIZE] * info[BOARDSIZE]
+    moves = 0
+    while moves < cap and info[PASSES] < 2:
+        color = info[TO_MOVE]
+        p = choose_move(pts, info, pat3, rng, color)
+        play_legal(pts, info, zob, p, color)
+        record_move(record, moves, p, color)
+        moves += 1
     owner_map(pts, info, owner)
-    return area_of(owner)
+    return moves

@@ -1,68 +1,58 @@
 """One playout of any policy, and batches of them: the narrow door between the policies
-(one file each) and their users (the search, ``mcgo bench``, ownership maps)."""
+(one file each) and their users (the search, ``mcgo bench``, ownership maps).
+
+The registry is :data:`mcgo.options.PLAYOUT_POLICIES`: policy number ``i`` is the ``i``-th
+name there, and the policy ``NAME`` lives in ``mcgo/playout/NAME_policy.py``, whose
+``play_out(pts, info, zob, pat3, scratch, rng, owner, record)`` plays one playout to the end.
+:func:`run_playout`'s chain of ``if policy == i`` is generated from the registry when this
+module is imported: the same code as if written by hand (no function pointers, so Numba
+inlines and caches it as usual), but nothing to edit here when a policy is added. (Numba's
+cache does not see a change of the registry or of a policy's file from here: clear it after
+one, as :mod:`mcgo.playout` says.)
+"""
+
+import importlib
 
 import numpy as np
 
-from ..board.kernels import (BLACK, BOARDSIZE, MOVE_COUNT, PASSES, TO_MOVE, WHITE, area_of,
-                             copy_position, owner_map, play_legal)
+from .. import options
+from ..board.kernels import copy_position
 from ..jit import allocating_kernel, kernel
-from . import fill_policy, pattern_policy, random_policy
-from .common import MOVE_CAP_FACTOR, RECORD_COLORS, record_move, seed_rng  # noqa: F401
+from .common import seed_rng
+from .fill_policy import SCRATCH_ROWS
+from .scoring import add_owner, black_win_value
 
 NO_RECORD = np.zeros(0, dtype=np.int32)  # keep no moves
+NO_POLICY = -1                           # run_playout's answer to an unknown number
 
-RANDOM = 0
-PATTERN = 1
-FILL = 2
-AUTO = 3
-POLICY_NAMES = {"random": RANDOM, "pattern": PATTERN, "fill": FILL, "auto": AUTO}
-
-AUTO_FILL_MOVES = 40      # auto on 19x19: random-fill for the first 40 moves of the game ...
-AUTO_FILL_MIN_SIZE = 19   # ... and pattern playouts on smaller boards throughout (thesis 9.5)
+POLICY_NAMES = {name: number for number, name in enumerate(options.PLAYOUT_POLICIES)}
+POLICY_MODULES = {name: importlib.import_module(f".{name}_policy", __package__)
+                  for name in options.PLAYOUT_POLICIES}
 
 
-@kernel
-def concrete_policy(policy, info):
-    """The policy ``auto`` stands for in this position; other policies stand for themselves."""
-    if policy != AUTO:
-        return policy
-    if info[BOARDSIZE] >= AUTO_FILL_MIN_SIZE and info[MOVE_COUNT] < AUTO_FILL_MOVES:
-        return FILL
-    return PATTERN
+def _run_playout_source(names):
+    """The source of :func:`run_playout` for the policies ``names``, in number order."""
+    lines = ["def run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record):"]
+    for number, name in enumerate(names):
+        lines += [f"    if policy == {number}:",
+                  f"        return {name}_policy.play_out(pts, info, zob, pat3, scratch, rng, "
+                  "owner, record)"]
+    lines.append("    return NO_POLICY")
+    return "\n".join(lines) + "\n"
 
 
-@kernel
-def play_to_end(kind, pts, info, zob, pat3, rng, record):
-    """Play the moves of the rule-abiding policy ``kind`` (RANDOM or PATTERN) in place until
-    two passes in a row or the move cap; returns the number of moves, passes included. The
-    moves go into ``record`` as far as it is long (see ``common.record_move``)."""
-    cap = MOVE_CAP_FACTOR * info[BOARDSIZE] * info[BOARDSIZE]
-    moves = 0
-    while moves < cap and info[PASSES] < 2:
-        color = info[TO_MOVE]
-        if kind == PATTERN:
-            p = pattern_policy.choose_move(pts, info, pat3, rng, color)
-        else:
-            p = random_policy.choose_move(pts, info, pat3, rng, color)
-        play_legal(pts, info, zob, p, color)
-        record_move(record, moves, p, color)
-        moves += 1
-    return moves
-
-
-@kernel
-def run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record):
-    """Play one playout in place and write the final owner of every point into ``owner``;
-    returns the number of moves (for fill: points filled). The score is ``area_of(owner)``.
+# The generated function sees the policy modules as globals of this module, and is compiled
+# under this file's name: Numba caches only functions whose source file it can find.
+globals().update({f"{name}_policy": module for name, module in POLICY_MODULES.items()})
+exec(compile(_run_playout_source(options.PLAYOUT_POLICIES), __file__, "exec"))
+run_playout.__doc__ = """Play one playout of the policy numbered ``policy`` in place and write
+    the final owner of every point into ``owner``; returns the number of moves (for fill:
+    points filled), or ``NO_POLICY`` for an unknown number (``owner`` then untouched). The
+    score is ``area_of(owner)``.
 
     ``record`` (int32) receives the moves, ``point * RECORD_COLORS + colour``, as far as it
     is long: the search's AMAF statistics need them; pass ``NO_RECORD`` to keep none."""
-    kind = concrete_policy(policy, info)
-    if kind == FILL:
-        return fill_policy.play_out(pts, info, rng, scratch, owner, record)
-    moves = play_to_end(kind, pts, info, zob, pat3, rng, record)
-    owner_map(pts, info, owner)
-    return moves
+run_playout = kernel(run_playout)  # noqa: F821 (defined by the exec above)
 
 
 @allocating_kernel
@@ -73,7 +63,7 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum):
     empty, adds +1 for every point black owns at the end and -1 for every white point."""
     pts = np.empty_like(pts0)
     info = np.empty_like(info0)
-    scratch = np.empty((fill_policy.SCRATCH_ROWS, pts0.shape[1]), dtype=np.int32)
+    scratch = np.empty((SCRATCH_ROWS, pts0.shape[1]), dtype=np.int32)
     owner = np.zeros(pts0.shape[1], dtype=np.int8)
     record = np.zeros(0, dtype=np.int32)
     rng = seed_rng(seed)
@@ -83,15 +73,7 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum):
     for _ in range(n):
         copy_position(pts0, info0, pts, info)
         moves += run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record)
-        result = area_of(owner) - komi
-        if result > 0:
-            black_wins += 1.0
-        elif result == 0:
-            black_wins += 0.5
+        black_wins += black_win_value(owner, komi)
         if accumulate:
-            for p in range(owner.shape[0]):
-                if owner[p] == BLACK:
-                    owner_sum[p] += 1
-                elif owner[p] == WHITE:
-                    owner_sum[p] -= 1
+            add_owner(owner_sum, owner)
     return black_wins, moves

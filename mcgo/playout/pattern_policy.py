@@ -2,97 +2,31 @@
 
 1. capture an opponent chain in atari, or save an own chain in atari by capturing or by
    extending when that gives it at least two liberties: the chains touching the last move,
-   bigger chains first;
+   bigger chains first (:func:`mcgo.tactics.atari.capture_or_escape`);
 2. a MoGo 3x3 shape (``patterns.py``) on an empty point next to the last move;
-3. a free point on the 3rd or 4th line in an empty area (the 5x5 box around it empty);
+3. a free point on the 3rd or 4th line in an empty area (the 5x5 box around it empty; the
+   rule of :mod:`mcgo.tactics.geometry`);
 4. a uniformly random move, as in the random policy.
 
 Self-atari of two or more stones is rejected in steps 2 and 4, except once in
 ``SELF_ATARI_KEEP_ONE_IN`` tries (nakade needs it). No step fills the mover's own true eye.
 """
 
-from ..board.kernels import (BLACK, BOARDSIZE, COLOR, EMPTIES, EMPTY, HEAD, LAST_MOVE, LEGAL,
-                             LIBS, NEMPTY, NEXT, PASS, SIZE, WHITE, WIDTH, legality)
+from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL, NEMPTY, PASS,
+                             WIDTH, legality)
 from ..jit import kernel
-from .common import (SELF_ATARI_KEEP_ONE_IN, is_self_atari, is_true_eye, liberties_after,
-                     random_below, random_move)
+from ..tactics.atari import capture_or_escape, is_self_atari
+from ..tactics.eyes import is_true_eye
+from ..tactics.geometry import edge_distance, in_empty_area, is_good_line
+from .common import SELF_ATARI_KEEP_ONE_IN, play_moves, random_below, random_move
 
 FREE_AREA_TRIES = 2     # random empty points tried per move for step 3
-FREE_AREA_RADIUS = 2    # the box of side 2r+1 around a free point must be empty
-FREE_LINES_LOW = 2      # 0-based distance to the nearest edge: the 3rd line ...
-FREE_LINES_HIGH = 3     # ... and the 4th
 
 
 @kernel
 def playable(pts, info, p, color):
     """Legal under simple ko and not a fill of the mover's own true eye."""
     return legality(pts, info, p, color) == LEGAL and not is_true_eye(pts, info[WIDTH], p, color)
-
-
-@kernel
-def liberty_of(pts, w, head):
-    """The liberty of a chain in atari (its first empty neighbour)."""
-    s = head
-    while True:
-        for q in (s - 1, s + 1, s - w, s + w):
-            if pts[COLOR, q] == EMPTY:
-                return q
-        s = pts[NEXT, s]
-        if s == head:
-            return PASS
-
-
-@kernel
-def save_move(pts, info, head, color):
-    """A move that saves the own chain ``head`` (in atari): capture a neighbouring chain in
-    atari, else extend at the liberty if that leaves two or more liberties; PASS if none."""
-    w = info[WIDTH]
-    opp = 3 - color
-    s = head
-    while True:
-        for q in (s - 1, s + 1, s - w, s + w):
-            if pts[COLOR, q] == opp:
-                h = pts[HEAD, q]
-                if pts[LIBS, h] == 1:
-                    lib = liberty_of(pts, w, h)
-                    if legality(pts, info, lib, color) == LEGAL:
-                        return lib
-        s = pts[NEXT, s]
-        if s == head:
-            break
-    lib = liberty_of(pts, w, head)
-    if legality(pts, info, lib, color) == LEGAL:
-        libs, _ = liberties_after(pts, w, lib, color)
-        if libs >= 2:
-            return lib
-    return PASS
-
-
-@kernel
-def atari_move(pts, info, last, color):
-    """Step 1: capture or save among the chains touching the last move, biggest first."""
-    w = info[WIDTH]
-    opp = 3 - color
-    best = PASS
-    best_size = 0
-    for q in (last, last - 1, last + 1, last - w, last + w):
-        c = pts[COLOR, q]
-        if c != BLACK and c != WHITE:
-            continue
-        h = pts[HEAD, q]
-        size = pts[SIZE, h]
-        if pts[LIBS, h] != 1 or size <= best_size:
-            continue
-        if c == opp:
-            move = liberty_of(pts, w, h)
-            if legality(pts, info, move, color) != LEGAL:
-                move = PASS
-        else:
-            move = save_move(pts, info, h, color)
-        if move != PASS:
-            best = move
-            best_size = size
-    return best
 
 
 @kernel
@@ -134,20 +68,9 @@ def free_area_move(pts, info, rng, color):
     size = info[BOARDSIZE]
     for _ in range(FREE_AREA_TRIES):
         p = pts[EMPTIES, random_below(rng, n)]
-        row = p // w - 1
-        col = p % w - 1
-        edge = min(min(row, col), min(size - 1 - row, size - 1 - col))
-        if edge < FREE_LINES_LOW or edge > FREE_LINES_HIGH:
+        if not is_good_line(edge_distance(p, w, size)):
             continue
-        free = True
-        for dy in range(-FREE_AREA_RADIUS, FREE_AREA_RADIUS + 1):
-            for dx in range(-FREE_AREA_RADIUS, FREE_AREA_RADIUS + 1):
-                if pts[COLOR, p + dy * w + dx] != EMPTY:
-                    free = False
-                    break
-            if not free:
-                break
-        if free and legality(pts, info, p, color) == LEGAL:
+        if in_empty_area(pts, w, size, p) and legality(pts, info, p, color) == LEGAL:
             return p
     return PASS
 
@@ -157,7 +80,7 @@ def choose_move(pts, info, pat3, rng, color):
     """The pattern policy's move for ``color``; PASS when nothing is left to play."""
     last = info[LAST_MOVE]
     if last > 0:
-        move = atari_move(pts, info, last, color)
+        move = capture_or_escape(pts, info, last, color)
         if move != PASS:
             return move
         move = pattern_move(pts, info, pat3, rng, last, color)
@@ -167,3 +90,9 @@ def choose_move(pts, info, pat3, rng, color):
     if move != PASS:
         return move
     return random_move(pts, info, rng, color, True)
+
+
+@kernel
+def play_out(pts, info, zob, pat3, scratch, rng, owner, record):
+    """A pattern playout to the end (``scratch`` unused); see :func:`.common.play_moves`."""
+    return play_moves(choose_move, pts, info, zob, pat3, rng, owner, record)

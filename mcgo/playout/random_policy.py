@@ -2,7 +2,7 @@
 fill the mover's own true eye is equally likely; a side with no such move passes."""
 
 from ..jit import kernel
-from .common import random_move
+from .common import play_moves, random_move
 
 
 @kernel
@@ -10,3 +10,9 @@ def choose_move(pts, info, pat3, rng, color):
     """The random policy's move for ``color`` (``pat3`` unused: every rule-abiding policy
     takes the same arguments); PASS when nothing is left to play."""
     return random_move(pts, info, rng, color, False)
+
+
+@kernel
+def play_out(pts, info, zob, pat3, scratch, rng, owner, record):
+    """A random playout to the end (``scratch`` unused); see :func:`.common.play_moves`."""
+    return play_moves(choose_move, pts, info, zob, pat3, rng, owner, record)

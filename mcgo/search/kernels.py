@@ -19,12 +19,13 @@ tree move is legal before playing it, so even a torn read cannot corrupt its pos
 
 import math
 
-from ..board.kernels import (BLACK, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE,
-                             WHITE, WIDTH, area_of, copy_position, legality, owner_map,
-                             play_legal)
+from ..board.kernels import (BLACK, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE, WIDTH,
+                             copy_position, legality, owner_map, play_legal)
 from ..jit import kernel
-from ..playout.common import RECORD_COLORS, is_true_eye, random_below
+from ..playout.common import RECORD_COLORS, random_below
 from ..playout.dispatch import run_playout
+from ..playout.scoring import add_owner, black_win_value
+from ..tactics.eyes import is_true_eye
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_POLICY,
                       P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES, P_VIRTUAL_LOSS)
 from .priors import set_priors
@@ -167,15 +168,6 @@ def backup(ints, floats, params, path, depth, root_to_move, black_result, record
 
 
 @kernel
-def accumulate_owner(owner, owner_sum):
-    for p in range(owner.shape[0]):
-        if owner[p] == BLACK:
-            owner_sum[p] += 1
-        elif owner[p] == WHITE:
-            owner_sum[p] -= 1
-
-
-@kernel
 def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, scratch,
                   owner, record, amaf_color, path, rng, owner_sum):
     """One simulation: descend from the root by ``select_child``, expand the leaf when it
@@ -215,12 +207,11 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
                                record)
         if n_record > record.shape[0]:
             n_record = record.shape[0]
-    score = area_of(owner) - params[P_KOMI]
-    black_result = 1.0 if score > 0 else (0.5 if score == 0 else 0.0)
+    black_result = black_win_value(owner, params[P_KOMI])
     backup(ints, floats, params, path, depth, root_to_move, black_result, record, n_record,
            amaf_color)
     if owner_sum.shape[0] == owner.shape[0]:
-        accumulate_owner(owner, owner_sum)
+        add_owner(owner_sum, owner)
     return n_record
 
 

@@ -29,14 +29,14 @@ from typing import Optional
 
 import numpy as np
 
+from .. import options
 from ..board.history import Move
-from ..board.kernels import PASS, PASSES
+from ..board.kernels import NFIELDS, NINFO, PASS, PASSES
 from ..playout import policy_id, shape_table, thread_seed
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.fill_policy import SCRATCH_ROWS
-from . import kernels
-from .. import options
 from ..stats import wilson_interval
+from . import kernels
 from .presets import STRONG, THESIS_EXPLORATION, parameter_vector, settings
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
                    VISITS, WINS, Tree, capacity_for)
@@ -118,8 +118,8 @@ class Worker:
         w = size + 2
         self.tree = tree
         self.state = tree.state[region]
-        self.pts = np.zeros((9, w * w), dtype=np.int32)
-        self.info = np.zeros(16, dtype=np.int64)
+        self.pts = np.zeros((NFIELDS, w * w), dtype=np.int32)
+        self.info = np.zeros(NINFO, dtype=np.int64)
         self.scratch = np.zeros((SCRATCH_ROWS, w * w), dtype=np.int32)
         self.owner = np.zeros(w * w, dtype=np.int8)
         self.record = np.zeros(MOVE_CAP_FACTOR * size * size + 1, dtype=np.int32)

@@ -1,0 +1,83 @@
+"""One-liberty fights: captures, escapes and self-atari.
+
+The rules the pattern playout follows move by move (its first step, and its rejection of
+self-atari) and that the priors reward or punish in the tree.
+"""
+
+from ..board.kernels import BLACK, COLOR, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, WHITE, WIDTH, legality
+from ..jit import kernel
+from .liberties import first_liberty, liberties_after
+
+
+@kernel
+def is_capture(pts, w, p, color):
+    """True when ``color`` playing at ``p`` takes an opponent chain in atari."""
+    opp = 3 - color
+    for q in (p - 1, p + 1, p - w, p + w):
+        if pts[COLOR, q] == opp and pts[LIBS, pts[HEAD, q]] == 1:
+            return True
+    return False
+
+
+@kernel
+def is_self_atari(pts, w, p, color):
+    """True when ``color`` playing the legal move ``p`` leaves a chain of two or more stones
+    with a single liberty. A move that captures is never a self-atari."""
+    libs, stones = liberties_after(pts, w, p, color)
+    return libs < 2 and stones >= 2
+
+
+@kernel
+def escape_atari(pts, info, head, color):
+    """A move that saves the own chain ``head`` (in atari): capture a neighbouring chain in
+    atari, else extend at the liberty if that leaves two or more liberties; PASS if none.
+    One move deep: a ladder is not read."""
+    w = info[WIDTH]
+    opp = 3 - color
+    s = head
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if pts[COLOR, q] == opp:
+                h = pts[HEAD, q]
+                if pts[LIBS, h] == 1:
+                    lib = first_liberty(pts, w, h)
+                    if legality(pts, info, lib, color) == LEGAL:
+                        return lib
+        s = pts[NEXT, s]
+        if s == head:
+            break
+    lib = first_liberty(pts, w, head)
+    if legality(pts, info, lib, color) == LEGAL:
+        libs, _ = liberties_after(pts, w, lib, color)
+        if libs >= 2:
+            return lib
+    return PASS
+
+
+@kernel
+def capture_or_escape(pts, info, last, color):
+    """The answer to the last move ``last`` among the chains at or next to it that are in
+    atari, the biggest first: capture an opponent chain, or save an own one by
+    :func:`escape_atari`. PASS if there is none."""
+    w = info[WIDTH]
+    opp = 3 - color
+    best = PASS
+    best_size = 0
+    for q in (last, last - 1, last + 1, last - w, last + w):
+        c = pts[COLOR, q]
+        if c != BLACK and c != WHITE:
+            continue
+        h = pts[HEAD, q]
+        size = pts[SIZE, h]
+        if pts[LIBS, h] != 1 or size <= best_size:
+            continue
+        if c == opp:
+            move = first_liberty(pts, w, h)
+            if legality(pts, info, move, color) != LEGAL:
+                move = PASS
+        else:
+            move = escape_atari(pts, info, h, color)
+        if move != PASS:
+            best = move
+            best_size = size
+    return best

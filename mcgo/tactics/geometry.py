@@ -1,0 +1,48 @@
+"""Where a point lies: its line, whether its area is empty, whether it touches another.
+
+The free-area rule of the pattern playout and the priors: in an empty area (no stone in the
+box of side ``2 * EMPTY_AREA_RADIUS + 1`` around the point), the 3rd and 4th lines are good
+moves and the 1st and 2nd are bad ones. Lines are counted from 0 at the edge.
+"""
+
+from ..board.kernels import COLOR, EMPTY
+from ..jit import inline_kernel
+
+EMPTY_AREA_RADIUS = 2   # the 5x5 box around a point must be empty
+FIRST_GOOD_LINE = 2     # edge distance of the 3rd line ...
+LAST_GOOD_LINE = 3      # ... and of the 4th; nearer the edge (1st, 2nd line) is low
+
+
+@inline_kernel
+def edge_distance(p, w, size):
+    """The distance of ``p`` to the nearest edge: 0 on the first line."""
+    row = p // w - 1
+    col = p % w - 1
+    return min(min(row, col), min(size - 1 - row, size - 1 - col))
+
+
+@inline_kernel
+def is_good_line(line):
+    """True for the 3rd and 4th lines (``line`` from :func:`edge_distance`)."""
+    return FIRST_GOOD_LINE <= line <= LAST_GOOD_LINE
+
+
+@inline_kernel
+def in_empty_area(pts, w, size, p):
+    """True when no stone stands in the box of side ``2 * EMPTY_AREA_RADIUS + 1`` around ``p``
+    (clipped to the board)."""
+    row = p // w - 1
+    col = p % w - 1
+    for y in range(max(0, row - EMPTY_AREA_RADIUS), min(size, row + EMPTY_AREA_RADIUS + 1)):
+        for x in range(max(0, col - EMPTY_AREA_RADIUS), min(size, col + EMPTY_AREA_RADIUS + 1)):
+            if pts[COLOR, (y + 1) * w + x + 1] != EMPTY:
+                return False
+    return True
+
+
+@inline_kernel
+def is_next_to(p, q, w):
+    """True when ``p`` is one of the 8 points around ``q``."""
+    d = p - q
+    return d == 1 or d == -1 or d == w or d == -w or d == w + 1 or d == w - 1 \
+        or d == -w + 1 or d == -w - 1

@@ -1,0 +1,86 @@
+"""Liberties: of a chain on the board, and of the chain a move would make.
+
+The board keeps every chain's liberty *count* at its head (``pts[LIBS, head]``); the kernels
+here find the liberty *points*, and count the liberties a move would leave, without playing it.
+"""
+
+from ..board.kernels import COLOR, EMPTY, HEAD, LIBS, NEXT, PASS, SIZE
+from ..jit import kernel
+
+
+@kernel
+def first_liberty(pts, w, head):
+    """The first empty neighbour of the chain ``head`` along its stone list: *the* liberty of
+    a chain in atari. PASS for a chain without liberties."""
+    s = head
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if pts[COLOR, q] == EMPTY:
+                return q
+        s = pts[NEXT, s]
+        if s == head:
+            return PASS
+
+
+@kernel
+def chain_liberties(pts, w, head, out):
+    """Write the distinct liberties of the chain ``head`` into ``out`` (int32, room for
+    ``pts[LIBS, head]`` points, in the order met along the stone list); returns how many.
+    Reads the position only (no scratch rows), so any thread may call it on a shared one."""
+    n = 0
+    s = head
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if pts[COLOR, q] != EMPTY:
+                continue
+            seen = False
+            for i in range(n):
+                if out[i] == q:
+                    seen = True
+                    break
+            if not seen:
+                out[n] = q
+                n += 1
+        s = pts[NEXT, s]
+        if s == head:
+            return n
+
+
+@kernel
+def liberties_after(pts, w, p, color):
+    """Liberties, counted up to 2, of the chain ``color`` would make by playing the legal
+    move ``p``, and a bound of that chain's size (exact up to 2). A capture counts as 2 liberties."""
+    opp = 3 - color
+    lib1 = -1
+    stones = 1
+    for q in (p - 1, p + 1, p - w, p + w):
+        c = pts[COLOR, q]
+        if c == EMPTY:
+            if lib1 < 0:
+                lib1 = q
+            elif q != lib1:
+                return 2, stones
+        elif c == opp and pts[LIBS, pts[HEAD, q]] == 1:
+            return 2, stones
+    for q in (p - 1, p + 1, p - w, p + w):
+        if pts[COLOR, q] != color:
+            continue
+        h = pts[HEAD, q]
+        libs = pts[LIBS, h]
+        if libs >= 3:
+            return 2, stones
+        stones += pts[SIZE, h]  # a chain touching p twice counts twice: only "2 or more" matters
+        if libs == 2:
+            # The chain's liberty other than p.
+            s = h
+            while True:
+                for r in (s - 1, s + 1, s - w, s + w):
+                    if r != p and pts[COLOR, r] == EMPTY:
+                        if lib1 < 0:
+                            lib1 = r
+                        elif r != lib1:
+                            return 2, stones
+                s = pts[NEXT, s]
+                if s == h:
+                    break
+    return (1 if lib1 >= 0 else 0), stones

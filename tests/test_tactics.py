@@ -1,0 +1,274 @@
+"""The tactics kernels (:mod:`mcgo.tactics`) against references we did not write.
+
+Positions: Fuego's regression SGFs (life and death, nakade, seki, safety tests, games) and
+professional games from the goban collection, replayed with :func:`mcgo.sgf.replay` at
+several move numbers. References:
+
+* GNU Go 3.8 over GTP: ``findlib``/``countlib`` for every chain's liberties; ``attack``,
+  ``is_legal`` and ``play`` for the capture of a chain in atari; ``is_legal`` for the moves
+  the kernels propose;
+* sgfmill's board (its own capture rules) for what a move does: whether it removes stones,
+  and the liberties of the chain it makes (read off sgfmill's board after the move by a flood
+  fill here), for captures, self-atari, liberties after a move and escapes from atari.
+"""
+
+import pathlib
+
+import numpy as np
+import pytest
+from sgfmill import boards
+
+import mcgo
+from mcgo import sgf
+from mcgo.board import coords
+from mcgo.board import kernels as K
+from mcgo.gtp.controller import GtpEngine
+from mcgo.tactics import atari, geometry, liberties
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+GTP_COLOR = {mcgo.BLACK: "black", mcgo.WHITE: "white"}
+SGF_COLOR = {mcgo.BLACK: "b", mcgo.WHITE: "w"}
+FUEGO_FOLDERS = ["lifeanddeath", "nakade", "seki", "semeai", "ladder", "ko", "eyes", "playout",
+                 "policy-rejected-moves", "safetytest-whole-board", "games/pro-9x9",
+                 "games/2008/CGOS"]
+FUEGO_FILES_PER_FOLDER = 5
+PRO_GAMES = 8
+PRO_MOVE_NUMBERS = (60, 120, 180)
+
+
+def positions_of(path, move_numbers=(None,)):
+    """Boards of a record at the given move numbers (None: the end), rebuilt from their stones
+    alone (no ko ban, no history: GNU Go gets the same stones)."""
+    record = sgf.read_game(path)
+    out = []
+    for n in move_numbers:
+        try:
+            played = sgf.replay(record, max_moves=n, superko=False)
+        except sgf.SgfError:
+            continue
+        board = mcgo.Board(played.size, superko=False)
+        board.setup(black=played.stones(mcgo.BLACK), white=played.stones(mcgo.WHITE))
+        board.to_move = played.to_move
+        out.append((f"{path.name}@{n}", board))
+    return out
+
+
+@pytest.fixture(scope="module")
+def real_positions(fuego_regression_dir, goban_games_dir):
+    found = []
+    for folder in FUEGO_FOLDERS:
+        files = sorted((fuego_regression_dir / "sgf" / folder).rglob("*.sgf"))
+        step = max(1, len(files) // FUEGO_FILES_PER_FOLDER)
+        for path in files[::step][:FUEGO_FILES_PER_FOLDER]:
+            found += positions_of(path, (None, 30))
+    games = sorted(goban_games_dir.glob("*.sgf"))
+    for path in games[::len(games) // PRO_GAMES][:PRO_GAMES]:
+        found += positions_of(path, PRO_MOVE_NUMBERS)
+    distinct = {}
+    for name, board in found:   # a problem without moves is the same at every move number
+        if board.stones(mcgo.BLACK):
+            distinct.setdefault((board.size, board.pts[K.COLOR].tobytes()), (name, board))
+    assert len(distinct) >= 60
+    return list(distinct.values())
+
+
+@pytest.fixture(scope="module")
+def gnugo(gnugo_command):
+    with GtpEngine(gnugo_command) as engine:
+        yield engine
+
+
+def load_into_gnugo(gnugo, board):
+    """The same stones on GNU Go's board (placing a legal position's stones in any order
+    captures nothing)."""
+    gnugo.send(f"boardsize {board.size}")
+    gnugo.send("clear_board")
+    for color, name in GTP_COLOR.items():
+        for p in board.stones(color):
+            gnugo.send(f"play {name} {coords.to_gtp(p, board.size)}")
+
+
+def chains(board):
+    """(head, colour, points) of every chain."""
+    seen = {}
+    for p in coords.all_points(board.size):
+        c = board.color_at(p)
+        if c in (mcgo.BLACK, mcgo.WHITE):
+            seen.setdefault(int(board.pts[K.HEAD, p]), (c, []))[1].append(p)
+    return [(head, c, pts) for head, (c, pts) in seen.items()]
+
+
+def vertex(board, p):
+    return coords.to_gtp(p, board.size)
+
+
+# --------------------------------------------------------------------------- sgfmill oracle
+def sgfmill_board(board):
+    ref = boards.Board(board.size)
+    for color in (mcgo.BLACK, mcgo.WHITE):
+        for p in board.stones(color):
+            row, col = coords.row_col(p, board.size)
+            ref.play(row, col, SGF_COLOR[color])
+    return ref
+
+
+def after_move(ref, board, p, color):
+    """What sgfmill's board says of ``color`` playing ``p``: (stones it removed, size and
+    liberty count of the chain at ``p`` afterwards)."""
+    after = ref.copy()
+    row, col = coords.row_col(p, board.size)
+    opp = SGF_COLOR[3 - color]
+    before = sum(1 for c, _ in ref.list_occupied_points() if c == opp)
+    after.play(row, col, SGF_COLOR[color])
+    captured = before - sum(1 for c, _ in after.list_occupied_points() if c == opp)
+    mine = SGF_COLOR[color]
+    stack, chain, libs = [(row, col)], {(row, col)}, set()
+    while stack:
+        r, c = stack.pop()
+        for a, b in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if not (0 <= a < board.size and 0 <= b < board.size):
+                continue
+            here = after.get(a, b)
+            if here is None:
+                libs.add((a, b))
+            elif here == mine and (a, b) not in chain:
+                chain.add((a, b))
+                stack.append((a, b))
+    return captured, len(chain), len(libs)
+
+
+# --------------------------------------------------------------------------- GNU Go
+@pytest.mark.gnugo
+def test_chain_liberties_equal_gnugo_findlib_and_countlib(real_positions, gnugo):
+    checked = 0
+    for name, board in real_positions:
+        load_into_gnugo(gnugo, board)
+        w = board.size + 2
+        out = np.zeros(board.size * board.size, dtype=np.int32)
+        for head, _, pts in chains(board):
+            v = vertex(board, pts[0])
+            n = liberties.chain_liberties(board.pts, w, head, out)
+            ours = {vertex(board, q) for q in out[:n]}
+            assert n == len(ours) == int(gnugo.send(f"countlib {v}")), (name, v)
+            assert ours == set(gnugo.send(f"findlib {v}").split()), (name, v)
+            assert vertex(board, liberties.first_liberty(board.pts, w, head)) in ours, (name, v)
+            checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.gnugo
+def test_capturing_a_chain_in_atari_agrees_with_gnugo(real_positions, gnugo):
+    """A chain in atari: GNU Go's ``attack`` finds it capturable, GNU Go accepts our capture
+    at its liberty exactly when our rules do, and playing there removes the chain."""
+    captures = 0
+    for name, board in real_positions:
+        load_into_gnugo(gnugo, board)
+        w = board.size + 2
+        for head, color, pts in chains(board):
+            if board.pts[K.LIBS, head] != 1:
+                continue
+            attacker = 3 - color
+            lib = liberties.first_liberty(board.pts, w, head)
+            v, move = vertex(board, pts[0]), vertex(board, lib)
+            legal = gnugo.send(f"is_legal {GTP_COLOR[attacker]} {move}") == "1"
+            assert legal == (K.legality(board.pts, board.info, lib, attacker) == K.LEGAL)
+            if not legal:
+                continue
+            assert atari.is_capture(board.pts, w, lib, attacker), (name, move)
+            assert gnugo.send(f"attack {v}").split()[0] != "0", (name, v)
+            gnugo.send(f"play {GTP_COLOR[attacker]} {move}")
+            assert all(gnugo.send(f"color {vertex(board, p)}") == "empty" for p in pts), (name, v)
+            gnugo.send("undo")
+            captures += 1
+    assert captures >= 20
+
+
+@pytest.mark.gnugo
+def test_capture_or_escape_proposes_gnugo_legal_moves_that_work(real_positions, gnugo):
+    """After every stone of a position as the "last move": the answer is legal for GNU Go,
+    and sgfmill sees it capture, or leave the saved chain two liberties or more."""
+    answers = 0
+    for name, board in real_positions:
+        load_into_gnugo(gnugo, board)
+        ref = sgfmill_board(board)
+        w = board.size + 2
+        color = board.to_move
+        for head, _, pts in chains(board):
+            for last in pts:
+                move = atari.capture_or_escape(board.pts, board.info, last, color)
+                if move == K.PASS:
+                    continue
+                assert gnugo.send(f"is_legal {GTP_COLOR[color]} {vertex(board, move)}") == "1"
+                captured, _, libs = after_move(ref, board, move, color)
+                assert captured > 0 or libs >= 2, (name, vertex(board, last), vertex(board, move))
+                answers += 1
+    assert answers >= 10
+
+
+# --------------------------------------------------------------------------- sgfmill
+def test_capture_self_atari_and_liberties_after_agree_with_sgfmill(real_positions):
+    kinds = {"capture": 0, "self-atari": 0, "one liberty": 0}
+    for name, board in real_positions:
+        ref = sgfmill_board(board)
+        w = board.size + 2
+        for color in (mcgo.BLACK, mcgo.WHITE):
+            for p in board.legal_moves(color):
+                captured, size, libs = after_move(ref, board, p, color)
+                where = (name, GTP_COLOR[color], vertex(board, p))
+                assert bool(atari.is_capture(board.pts, w, p, color)) == (captured > 0), where
+                truly_self_atari = captured == 0 and size >= 2 and libs == 1
+                assert bool(atari.is_self_atari(board.pts, w, p, color)) == truly_self_atari, where
+                ours, stones = liberties.liberties_after(board.pts, w, p, color)
+                assert ours == (2 if captured else min(libs, 2)), where
+                if ours < 2:
+                    assert min(stones, 2) == min(size, 2), where
+                    kinds["one liberty"] += 1
+                kinds["capture"] += captured > 0
+                kinds["self-atari"] += truly_self_atari
+    assert min(kinds.values()) >= 10, kinds   # the positions really hold each case
+
+
+def test_escape_from_atari_agrees_with_sgfmill(real_positions):
+    """For every chain in atari: the escape either captures a neighbour in atari (sgfmill
+    removes stones) or extends to two liberties or more; PASS exactly when no such move of
+    that kind is legal (sgfmill tried on each candidate)."""
+    escapes = passes = 0
+    for name, board in real_positions:
+        ref = sgfmill_board(board)
+        w = board.size + 2
+        for head, color, pts in chains(board):
+            if board.pts[K.LIBS, head] != 1:
+                continue
+            move = atari.escape_atari(board.pts, board.info, head, color)
+            legal = set(board.legal_moves(color))
+            opp_in_atari = {int(board.pts[K.HEAD, q]) for s in pts
+                            for q in (s - 1, s + 1, s - w, s + w)
+                            if board.pts[K.COLOR, q] == 3 - color and board.pts[K.LIBS, board.pts[K.HEAD, q]] == 1}
+            capturing = {liberties.first_liberty(board.pts, w, h) for h in opp_in_atari} & legal
+            lib = liberties.first_liberty(board.pts, w, head)
+            if lib in legal:
+                captured, _, libs = after_move(ref, board, lib, color)
+                extends = captured > 0 or libs >= 2   # a capture counts as two liberties
+            else:
+                extends = False
+            where = (name, vertex(board, pts[0]))
+            if move == K.PASS:
+                assert not capturing and not extends, where
+                passes += 1
+            else:
+                assert move in capturing or (not capturing and move == lib and extends), where
+                escapes += 1
+    assert escapes >= 5 and passes >= 1, (escapes, passes)
+
+
+def test_free_area_rule_agrees_with_sgfmill_stones(real_positions):
+    for name, board in real_positions[::3]:
+        ref = sgfmill_board(board)
+        stones = [(r, c) for _, (r, c) in ref.list_occupied_points()]
+        w = board.size + 2
+        for p in coords.all_points(board.size):
+            row, col = coords.row_col(p, board.size)
+            empty = all(max(abs(r - row), abs(c - col)) > geometry.EMPTY_AREA_RADIUS for r, c in stones)
+            assert bool(geometry.in_empty_area(board.pts, w, board.size, p)) == empty, (name, p)
+            line = min(row, col, board.size - 1 - row, board.size - 1 - col)
+            assert geometry.edge_distance(p, w, board.size) == line
