@@ -12,6 +12,7 @@ import pytest
 from sgfmill import boards
 
 import mcgo
+import helpers
 from mcgo import options, playout
 from mcgo.board import coords
 from mcgo.board import kernels as K
@@ -24,20 +25,8 @@ CHOICES = {"X": "X", "O": "O", ".": ".", "#": "#", "x": ".O", "o": ".X", "?": ".
 
 
 def board_from_rows(rows, to_move=mcgo.BLACK, komi=0.0):
-    """A Board from text rows (top row first) of X, O and '.'."""
-    size = len(rows)
-    board = mcgo.Board(size, komi=komi, superko=False)
-    black, white = [], []
-    for i, line in enumerate(rows):
-        for col, ch in enumerate(line.replace(" ", "")):
-            p = coords.point(size - 1 - i, col, size)
-            if ch == "X":
-                black.append(p)
-            elif ch == "O":
-                white.append(p)
-    board.setup(black=black, white=white)
-    board.to_move = to_move
-    return board
+    """A Board from text rows; the playout tests do without superko, as playouts do."""
+    return helpers.board_from_rows(rows, to_move, komi, superko=False)
 
 
 def sgfmill_area(pts, size):

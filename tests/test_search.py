@@ -16,7 +16,8 @@ from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.search import Search
 from mcgo.search.tree import LIMIT, NEXT_FREE, PARENT
-from mcgo.search.status import judge, owner_from_sum
+from mcgo.playout import mean_ownership
+from mcgo.search.status import judge
 from mcgo.search.timecontrol import SAFETY_SECONDS, TimeControl
 
 TACTICS_PLAYOUTS = 2000
@@ -199,7 +200,7 @@ def test_root_never_offers_a_superko_repetition():
 def test_ownership_of_the_search_judges_dead_stones():
     board = board_from_rows(FIGHT, mcgo.WHITE, FIGHT_KOMI)
     result = Search(seed=1, policy="pattern").run(board, playouts=1000)
-    verdict = judge(board, owner_from_sum(result.owner_sum, result.simulations, 9))
+    verdict = judge(board, mean_ownership(result.owner_sum, result.simulations, 9))
     c5 = coords.from_gtp("C5", 9)
     assert c5 in verdict.dead                    # white to move captures them
     assert coords.from_gtp("A1", 9) in verdict.alive

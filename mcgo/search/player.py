@@ -23,15 +23,15 @@ True
 import sys
 import time
 
+from .. import options
 from ..board import coords
 from ..board.board import Board
 from ..board.history import Move
 from ..board.kernels import BLACK, PASS
-from .. import options
+from ..playout import mean_ownership
 from .presets import STRONG
 from .search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, Search
-from .status import (SETTLED, dame_left, estimate, is_settled, judge, owner_from_sum,
-                     score_without)
+from .status import SETTLED, dame_left, estimate, is_settled, judge, score_without
 from .timecontrol import MIN_THINK, TimeControl
 
 DEFAULT_SECONDS = 1.0          # thinking time when no limit and no time control is given
@@ -201,7 +201,7 @@ def pick_move(board, result, cleanup=False, pass_holds=None):
     sign = 1 if color == BLACK else -1
     best = result.best_move
     opponent_passed = board.history[-1:] == [Move(3 - color, PASS)]
-    owner = owner_from_sum(result.owner_sum, result.simulations, board.size)
+    owner = mean_ownership(result.owner_sum, result.simulations, board.size)
     into_territory = best != PASS and abs(owner[coords.row_col(best, board.size)]) > SETTLED
     if not (cleanup or opponent_passed or best == PASS or into_territory):
         return best

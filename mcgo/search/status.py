@@ -178,13 +178,6 @@ def score_without(board, dead):
     return cleaned.score()
 
 
-def owner_from_sum(owner_sum, simulations, size):
-    """A search's summed owners as a (size, size) mean ownership map."""
-    w = size + 2
-    grid = np.asarray(owner_sum, dtype=np.float64).reshape(w, w)[1:size + 1, 1:size + 1]
-    return grid / max(simulations, 1)
-
-
 def is_settled(board, verdict):
     """True when every stone's fate is clear: no chain between alive and dead, and every
     stone not in seki settled in the playouts (a seki's stones need not be: the playouts
