@@ -2,12 +2,17 @@
 regions, unconditional life (Benson's algorithm), seki, nakade and capturing races.
 
 :func:`mcgo.search.status.judge` uses it to decide seki and the chains the playouts leave
-unsettled (the module docstring there gives the rules). Plain Python: it runs once per
-``genmove`` or ``final_status_list`` (10-20 ms on 19x19), not in the search.
+unsettled (the module docstring there gives the rules). Python over the position's sets of
+chains and regions: it runs once per ``genmove`` or ``final_status_list`` (10-20 ms on
+19x19), not in the search. The chains and their liberties come from the board's own
+kernels and :mod:`mcgo.tactics` (the position with the removed chains is set up as a board).
 """
 
+import numpy as np
+
 from ..board import coords
-from ..board.kernels import BLACK, COLOR, EMPTY, OFFBOARD, WHITE
+from ..board.kernels import BLACK, COLOR, EMPTY, HEAD, OFFBOARD, WHITE
+from ..tactics.liberties import chain_liberties
 
 SEKI_REGION_MAX = 6          # points of a seki region and of every region a seki group touches
 NAKADE_MAX = 6               # a space of up to this many points may be killed from inside
@@ -21,20 +26,29 @@ class Structure:
     def __init__(self, board, removed=(), strong=()):
         self.size = board.size
         self.width = board.size + 2
-        col = board.pts[COLOR].copy()
-        for p in removed:
-            col[p] = EMPTY
+        position = board.copy()
+        if removed:
+            position.setup(empty=removed)
+        col = position.pts[COLOR]
         self.col = col
         self.points = list(coords.all_points(board.size))
         self.chain_of, self.chain_points, self.chain_color = {}, [], []
+        self.chain_libs = []
         self.region_of, self.region_points = {}, []
+        liberties = np.empty(board.size * board.size, dtype=np.int32)
         for p in self.points:
             c = int(col[p])
             if c == EMPTY and p not in self.region_of:
                 self._fill(p, lambda q: self.col[q] == EMPTY, self.region_of, self.region_points)
             elif c in (BLACK, WHITE) and p not in self.chain_of:
-                self._fill(p, lambda q, c=c: self.col[q] == c, self.chain_of, self.chain_points)
+                stones = position.chain(p)
+                for q in stones:
+                    self.chain_of[q] = len(self.chain_points)
+                self.chain_points.append(stones)
                 self.chain_color.append(c)
+                head = position.pts[HEAD, p]
+                n = chain_liberties(position.pts, self.width, head, liberties)
+                self.chain_libs.append({int(q) for q in liberties[:n]})
         # Chains next to every region, regions next to every chain.
         self.region_chains = [set() for _ in self.region_points]
         self.chain_regions = [set() for _ in self.chain_points]
@@ -46,8 +60,6 @@ class Structure:
                         self.region_chains[r].add(ch)
                         self.chain_regions[ch].add(r)
         self.region_colors = [{self.chain_color[ch] for ch in chs} for chs in self.region_chains]
-        self.chain_libs = [{q for p in pts for q in self.neighbours(p) if col[q] == EMPTY}
-                           for pts in self.chain_points]
         self._seki_region = {}
         strong = {self.chain_of[p] for p in strong if p in self.chain_of}
         self.safe = set()
