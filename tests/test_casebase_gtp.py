@@ -4,45 +4,45 @@ the GoGui commands answer, and a bad --casebase file is refused with its reason.
 from click.testing import CliRunner
 
 import mcgo
+from helpers import Session
 from mcgo.casebase import CaseBase, OpeningAdvisor
 from mcgo.cli import main
-from mcgo.gtp.engine import Engine
 from mcgo.sgf import read_game
 
 GAME = (b"(;SZ[19]KM[6.5];B[pd];W[dp];B[pq];W[dd];B[fq];W[cn];B[jp];W[qo];B[qn];W[pn];B[qm]"
         b";W[on];B[ql];W[fc];B[qf];W[jd];B[nc];W[cg];B[kq];W[ie])")
 
 
-def engine_after(moves, advisor):
-    engine = Engine(size=19, komi=6.5, preset="thesis", playouts=60, seed=3, verbose=False)
-    engine.opening_advisor = advisor
+def session_after(moves, advisor):
+    session = Session(size=19, komi=6.5, preset="thesis", playouts=60, seed=3)
+    session.engine.opening_advisor = advisor
     for color, p in moves:
-        engine.cmd_play(["b" if color == mcgo.BLACK else "w", mcgo.to_gtp(p, 19)])
-    return engine
+        session.send(f"play {'b' if color == mcgo.BLACK else 'w'} {mcgo.to_gtp(p, 19)}")
+    return session
 
 
 def test_bonus_and_labels_reach_the_tree():
     record = read_game(GAME)
     advisor = OpeningAdvisor(CaseBase.from_records([record]))
-    engine = engine_after(record.moves[:6], advisor)
+    gtp = session_after(record.moves[:6], advisor)
     pro = mcgo.to_gtp(record.moves[6][1], 19)       # J4
-    engine.cmd_reg_genmove(["b"])
-    tree = engine.cmd_mcgo_tree(["40"])
+    gtp.send("reg_genmove b")
+    tree = gtp.send("mcgo-tree 40")
     assert f"cbr[{pro}: 0.4 <bytes>]" in tree
     bonus = {line.split(":")[0]: line for line in tree.splitlines() if "cbr[" in line}
     assert all(f"cbr[{pro}: " in line for line in bonus.values())
-    gfx = engine.cmd_mcgo_casebase([])
+    gfx = gtp.send("mcgo-casebase")
     assert gfx.startswith(f"LABEL {pro} cbr\nMARK {pro}\n") and "similarity 361/361" in gfx
-    assert engine.cmd_mcgo_influence([]).startswith("INFLUENCE ")
-    assert "gfx/Case base match/mcgo-casebase" in engine.cmd_gogui_analyze_commands([])
+    assert gtp.send("mcgo-influence").startswith("INFLUENCE ")
+    assert "gfx/Case base match/mcgo-casebase" in gtp.send("gogui-analyze_commands")
 
 
 def test_no_casebase_means_no_bonus():
     record = read_game(GAME)
-    engine = engine_after(record.moves[:6], None)
-    engine.cmd_reg_genmove(["b"])
-    assert "cbr[" not in engine.cmd_mcgo_tree(["40"])
-    assert engine.cmd_mcgo_casebase([]).startswith("TEXT no case base")
+    gtp = session_after(record.moves[:6], None)
+    gtp.send("reg_genmove b")
+    assert "cbr[" not in gtp.send("mcgo-tree 40")
+    assert gtp.send("mcgo-casebase").startswith("TEXT no case base")
 
 
 def test_gtp_refuses_a_bad_casebase_file(tmp_path):

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcgo.board import kernels as K
-from mcgo.gtp.engine import Engine, command_names, preprocess
+from helpers import Session
+from mcgo.gtp.engine import command_names, preprocess
 
 ANSWER = re.compile(r"^[=?](\d*)(?: .*)?$", re.S)
 VERTICES = ["A1", "E5", "J9", "T19", "Z1", "I5", "A0", "pass", "PASS", "resign", "e5", "K10"]
@@ -41,8 +42,8 @@ def scratch(tmp_path_factory):
 
 
 def engine():
-    out = io.StringIO()
-    return Engine(size=9, komi=7.0, playouts=10, seed=1, out=out, verbose=False), out
+    session = Session(size=9, komi=7.0, playouts=10, seed=1)
+    return session.engine, session.out
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
