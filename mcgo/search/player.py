@@ -29,7 +29,6 @@ from ..board.board import Board
 from ..board.history import Move
 from ..board.kernels import BLACK, PASS
 from ..playout import mean_ownership
-from .presets import STRONG
 from .search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, Search
 from .status import SETTLED, dame_left, estimate, is_settled, judge, score_without
 from .timecontrol import MIN_THINK, TimeControl
@@ -58,7 +57,8 @@ class Player:
     ``clock`` the game's :class:`~mcgo.search.timecontrol.TimeControl`.
     """
 
-    def __init__(self, preset=STRONG, policy="auto", threads=1, seed=0, playouts=None,
+    def __init__(self, preset=options.DEFAULT_PRESET, policy=options.DEFAULT_POLICY, threads=1,
+                 seed=0, playouts=None,
                  seconds=None, resign=DEFAULT_RESIGN, max_memory_mb=DEFAULT_MEMORY_MB,
                  parallel=DEFAULT_PARALLEL, verbose=True):
         self.playouts = playouts
@@ -172,11 +172,13 @@ class Player:
 
     @property
     def pass_search(self):
-        """The search of the pass check: the main search's settings and seed."""
+        """The search of the pass check: the main search's settings and seed, and the
+        check's share of its memory (it runs that share of the simulations)."""
         if self._pass_search is None:
             s = self.search
             self._pass_search = Search(preset=s.preset, policy=s.policy, threads=s.threads,
-                                       seed=s.seed, max_memory_mb=s.max_memory_mb,
+                                       seed=s.seed,
+                                       max_memory_mb=s.max_memory_mb * PASS_CHECK_SHARE,
                                        parallel=s.parallel, **s.overrides)
         return self._pass_search
 
