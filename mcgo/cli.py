@@ -257,5 +257,15 @@ def add_match_commands():
 add_match_commands()
 
 
+def add_learn_commands():
+    """``mcgo learn ...`` lives with the learning code in :mod:`mcgo.learn`."""
+    from .learn.commands import learn
+
+    main.add_command(learn)
+
+
+add_learn_commands()
+
+
 if __name__ == "__main__":
     main()

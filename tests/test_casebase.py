@@ -20,7 +20,7 @@ from mcgo.casebase.codes import code_words, popcount_words, similarity
 from mcgo.casebase.encoder import PositionEncoder
 from mcgo.casebase.influence import INFLUENCE_UNIT
 from mcgo.casebase.retrieval import best_matches, top_matches
-from mcgo.casebase.symmetry import images, inverse, map_point
+from mcgo.board.symmetry import images, inverse, map_point
 from mcgo.sgf import read_game
 
 UNIT = INFLUENCE_UNIT

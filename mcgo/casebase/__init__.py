@@ -4,7 +4,6 @@ by flow-influence codes, retrieved by popcount similarity, steering the opening 
 * :mod:`.influence`: flow influence and its classification (Numba);
 * :mod:`.codes`: 3-bit one-hot codes packed into uint64 words, popcount;
 * :mod:`.retrieval`: best and top-k kernels over the code matrix;
-* :mod:`.symmetry`: the 8 board symmetries;
 * :mod:`.base`: :class:`CaseBase` (retrieval, voting) and :class:`Match`;
 * :mod:`.storage`: the versioned, memory-mapped file;
 * :mod:`.indexing`: one game as cases (positions before moves 1..N);

@@ -32,7 +32,7 @@ from .indexing import DEFAULT_MAX_MOVES, game_name, index_game
 from .influence import DEFAULT_THRESHOLD, FLOW_STEPS
 from .retrieval import best_matches, top_matches
 from .storage import CaseBaseError, load, save_arrays
-from .symmetry import IDENTITY, inverse, map_point
+from ..board.symmetry import IDENTITY, inverse, map_point
 
 DEFAULT_TOP_K = 8        # cases that vote with method "vote"
 

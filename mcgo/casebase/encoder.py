@@ -16,7 +16,7 @@ import numpy as np
 
 from .codes import code_words, encode, encode_permuted, similarity  # noqa: F401 (doctest)
 from .influence import DEFAULT_THRESHOLD, FLOW_STEPS, InfluenceScratch, classify, margin_units
-from .symmetry import SYMMETRIES, images
+from ..board.symmetry import SYMMETRIES, images
 
 
 class PositionEncoder:

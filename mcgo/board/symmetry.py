@@ -18,7 +18,7 @@ import functools
 
 import numpy as np
 
-from ..board import coords
+from . import coords
 
 SYMMETRIES = 8
 IDENTITY = 0
