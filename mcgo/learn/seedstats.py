@@ -335,3 +335,112 @@ def git_commit():
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return out.stdout.strip() if out.returncode == 0 else "unknown"
+
+
+# ------------------------------------------------------------------- from files of games
+def read_records(paths, size, split=None, skipped=None):
+    """Yield the records of ``size`` in the SGF files, folders and ``.tar.gz`` of ``paths``
+    whose game is in ``split`` (``mcgo.learn.split``; None: every game), each game once
+    (the same game under any symmetry counts once). What is skipped is appended to
+    ``skipped`` as ``(name, reason)``."""
+    from ..casebase.build import input_files, iter_inputs
+    from ..sgf import SgfError, read_games
+    from .split import game_key, split_of
+
+    skipped = [] if skipped is None else skipped
+    files, _ = input_files(paths)
+    seen = set()
+    for name, data, error, _ in iter_inputs(files):
+        if error is not None:
+            skipped.append((name, error))
+            continue
+        for item in read_games(data, errors="yield"):
+            if isinstance(item, SgfError):
+                skipped.append((name, item.reason if hasattr(item, "reason") else str(item)))
+                continue
+            item.source = item.source if item.source not in ("", "<bytes>") else name
+            if item.size != size:
+                skipped.append((name, f"board size {item.size}"))
+                continue
+            key = game_key(item)
+            if key in seen:
+                skipped.append((name, "duplicate game"))
+                continue
+            seen.add(key)
+            if split is not None and split_of(key) != split:
+                continue
+            yield item
+
+
+def build(paths, size=19, cap=P.DEFAULT_CAP, playouts=200, split="train", to_move_view=True,
+          progress=None, skipped=None):
+    """:class:`SeedStats` of the games of ``split`` in ``paths``, each with its final ownership
+    by :func:`final_ownership` (``playouts``). ``progress(record)`` is called after each game;
+    unplayable records are appended to ``skipped`` as ``(name, reason)``."""
+    from ..sgf import ReplayError
+
+    skipped = [] if skipped is None else skipped
+    stats = SeedStats(size, cap=cap, to_move_view=to_move_view)
+    for record in read_records(paths, size, split=split, skipped=skipped):
+        try:
+            owner = final_ownership(record, playouts=playouts)
+            stats.add_game(record, owner)
+        except (ReplayError, ValueError) as e:
+            skipped.append((record.source, str(e)))
+        if progress is not None:
+            progress(record)
+    stats.metadata.update(data=[str(p) for p in paths], split=split or "all",
+                          ownership=f"{OWNERSHIP_METHOD} ({playouts} playouts)")
+    return stats
+
+
+def patterns_command():
+    """The click command ``mcgo learn patterns`` (made on demand: click is only for the CLI)."""
+    import collections
+    import sys
+    import time
+
+    import click
+
+    @click.command("patterns")
+    @click.argument("games", nargs=-1, required=True, type=click.Path(exists=True))
+    @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+                  help="Statistics file to write (.npz).")
+    @click.option("--size", type=click.IntRange(5, 25), default=19, show_default=True,
+                  help="Board size; games of other sizes are skipped.")
+    @click.option("--ownership-playouts", type=click.IntRange(1, 100000), default=200,
+                  show_default=True, help="Playouts judging the dead stones of each final position.")
+    @click.option("--cap", type=click.IntRange(0, 11), default=P.DEFAULT_CAP, show_default=True,
+                  help="Distance to the edge beyond which windows share a location class.")
+    @click.option("--split", type=click.Choice(["train", "validation", "test", "all"]),
+                  default="train", show_default=True, help="Games of this part of the split only.")
+    def patterns(games, output, size, ownership_playouts, cap, split):
+        """3x3 pattern statistics of seeds 002 (stability, impact) and 003 (propensity)
+        from SGF games (files, folders, .tar.gz), with each game's final ownership."""
+        from ..casebase.build import input_files
+
+        if cap > (size - 3) // 2:
+            raise click.BadParameter(f"at most {(size - 3) // 2} on {size}x{size}", param_hint="--cap")
+        files, _ = input_files(games)
+        if not files:
+            raise click.UsageError("no SGF files (.sgf, .mgt, .tar.gz) in the given paths")
+        skipped = []
+        start = time.perf_counter()
+        count = [0]
+
+        def progress(record):
+            count[0] += 1
+            if count[0] % 20 == 0:
+                click.echo(f"{count[0]} games", err=True)
+
+        stats = build(games, size=size, cap=cap, playouts=ownership_playouts,
+                      split=None if split == "all" else split, progress=progress, skipped=skipped)
+        stats.save(output, seconds=round(time.perf_counter() - start, 1))
+        reasons = collections.Counter(reason for _, reason in skipped)
+        for reason, n in reasons.most_common():
+            click.echo(f"skipped {n}: {reason}", err=True)
+        click.echo(f"wrote {output}: {stats.games} games, {stats.positions} positions, "
+                   f"{stats.distinct_patterns()} located patterns, "
+                   f"{time.perf_counter() - start:.1f} s", file=sys.stdout)
+
+    return patterns
