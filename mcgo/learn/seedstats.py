@@ -242,9 +242,13 @@ class SeedStats:
             raise ValueError(f"a position of shape {colors.shape} for {self.size}x{self.size} statistics")
         return colors
 
-    def distinct_patterns(self):
-        """Number of located patterns (class, canonical code) seen at least once."""
-        return int(np.count_nonzero(self.occ))
+    def distinct_patterns(self, seed=2):
+        """Number of located patterns (class, canonical code) with counts: ``seed=2``, seen
+        at least once in seed 002's view; ``seed=3``, with a cell owned by a side at the end
+        in seed 003's tables (real colours)."""
+        if seed == 2:
+            return int(np.count_nonzero(self.occ))
+        return int(np.count_nonzero((self.nb + self.nw).sum(axis=-1)))
 
     # ------------------------------------------------------------------------ storage
     def save(self, path, **metadata):
@@ -252,7 +256,9 @@ class SeedStats:
 
         Only the (class, code) rows that occurred are stored; the JSON header carries the
         format, version, settings, counts, the given metadata and a checksum of the arrays."""
-        rows = np.flatnonzero(self.occ.reshape(-1)).astype(np.int64)
+        # Rows any table uses (seed 002's may hold colour-swapped codes the others lack).
+        used = (self.occ.reshape(-1) != 0) | (self.nb + self.nw).reshape(-1, P.CELLS).any(axis=1)
+        rows = np.flatnonzero(used).astype(np.int64)
         arrays = {"rows": rows,
                   "nb": self.nb.reshape(-1, P.CELLS)[rows],
                   "nw": self.nw.reshape(-1, P.CELLS)[rows]}
@@ -440,7 +446,7 @@ def patterns_command():
         for reason, n in reasons.most_common():
             click.echo(f"skipped {n}: {reason}", err=True)
         click.echo(f"wrote {output}: {stats.games} games, {stats.positions} positions, "
-                   f"{stats.distinct_patterns()} located patterns, "
+                   f"{stats.distinct_patterns(3)} located patterns (seed 003), "
                    f"{time.perf_counter() - start:.1f} s", file=sys.stdout)
 
     return patterns
