@@ -39,7 +39,7 @@ import functools
 import numpy as np
 
 from ..board.kernels import BLACK, EMPTY, WHITE
-from ..board.symmetry import SYMMETRIES, _apply, images
+from ..board.symmetry import SYMMETRIES, images
 from ..jit import allocating_kernel, kernel
 
 CELLS = 9
@@ -91,11 +91,12 @@ def window_tables(size, cap=DEFAULT_CAP):
     classes = np.empty(n * n, dtype=np.int32)
     nframes = np.zeros(n * n, dtype=np.int32)
     frames = np.full((n * n, SYMMETRIES), -1, dtype=np.int32)
+    table = images(size)
     for w in range(n * n):
         row, col = 1 + w // n, 1 + w % n
         classes[w] = location_class(row, col, size, cap)
         for s in range(SYMMETRIES):
-            if _canonical(*_apply(s, row, col, size), size, cap):
+            if _canonical(*divmod(int(table[s, row * size + col]), size), size, cap):
                 frames[w, nframes[w]] = s
                 nframes[w] += 1
     for table in (classes, nframes, frames):
@@ -180,7 +181,7 @@ def accumulate_position(colors, owner, swap, classes, nframes, frames, perm, pow
                     cell = perm[s, 3 * dr + dc]
                     code += c * pow3[cell]
                     swapped += (3 - c if c != 0 else 0) * pow3[cell]
-            # the seed 003 counts need the whole code first: a second pass over the cells
+            # The seed 003 counts need the whole code first: a second pass over the cells.
             for dr in range(3):
                 for dc in range(3):
                     o = owner[row - 1 + dr, col - 1 + dc]

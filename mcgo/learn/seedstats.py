@@ -54,7 +54,7 @@ import zipfile
 import numpy as np
 
 from .. import __version__
-from ..board import BLACK, WHITE, coords
+from ..board import BLACK, WHITE, Board, coords
 from ..board import kernels as K
 from ..sgf import replay
 from . import patterns3 as P
@@ -87,9 +87,7 @@ def owner_plane(owner_by_point, size):
 def replay_positions(record):
     """``(colors, to_move)`` after each move of the record (moves 1..N), as a list of pairs:
     colours (size, size) int8 and the side to move next. Setups are placed where they stand."""
-    from ..board import Board
-    komi = record.komi or 0.0
-    board = Board(record.size, komi=komi, superko=False)
+    board = Board(record.size, komi=record.komi or 0.0, superko=False)
     out = []
     for number in range(len(record.moves) + 1):
         setup = record.setups.get(number)
@@ -362,9 +360,9 @@ def read_records(paths, size, split=None, skipped=None):
             continue
         for item in read_games(data, errors="yield"):
             if isinstance(item, SgfError):
-                skipped.append((name, item.reason if hasattr(item, "reason") else str(item)))
+                skipped.append((name, item.reason))
                 continue
-            item.source = item.source if item.source not in ("", "<bytes>") else name
+            item.source = name
             if item.size != size:
                 skipped.append((name, f"board size {item.size}"))
                 continue
