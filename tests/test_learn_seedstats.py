@@ -63,6 +63,9 @@ def test_nineteen_by_nineteen_classes_are_capped_edge_distances():
     # Windows centred on the 5th line or further from both edges form one class, 8 frames each.
     far = [w for w in range(17 * 17) if min(w // 17, 16 - w // 17) >= 3 and min(w % 17, 16 - w % 17) >= 3]
     assert len({int(classes[w]) for w in far}) == 1 and all(nframes[w] == 8 for w in far)
+    # Windows related by a symmetry share a class.
+    for orbit in window_orbits(19):
+        assert len({int(classes[(p // 19 - 1) * 17 + p % 19 - 1]) for p in orbit}) == 1
     # Uncapped (cap 8) the classes are exactly the 45 orbits.
     classes8, _, _ = P.window_tables(19, 8)
     assert len(set(classes8.tolist())) == len(window_orbits(19)) == 45

@@ -16,6 +16,12 @@ distance capped at :data:`DEFAULT_CAP` (3): a window whose centre is on the 5th 
 from an edge is "far" from that edge; ``cap = 8`` keeps all 45 orbits apart (measured as the
 alternative, see benchmarks).
 
+The classes with the default cap, on every size (a window at distance ``d`` covers lines
+``d + 1`` to ``d + 3`` from that edge; ``3+``: the 5th line or further, 19x19 only beyond 3)::
+
+    class  0      1      2      3      4      5      6       7       8       9
+    (a, b) (0,0)  (0,1)  (1,1)  (0,2)  (1,2)  (2,2)  (0,3+)  (1,3+)  (2,3+)  (3+,3+)
+
 **Canonical frame.** Counts are kept in the frame of the class's canonical window: the nearer
 edges at row 0 and column 0 and the axis nearer the edge as the row axis. The board symmetries
 ``s`` (:mod:`mcgo.board.symmetry`) that carry a window's centre to such a canonical place are
