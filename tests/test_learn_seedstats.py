@@ -12,6 +12,7 @@ from sgfmill import sgf as sgfmill_sgf
 from mcgo.board.symmetry import images
 from mcgo.cli import main
 from mcgo.learn import patterns3 as P
+from mcgo.learn import patterns_command
 from mcgo.learn import seedstats as S
 from mcgo.sgf import read_game
 
@@ -357,5 +358,6 @@ def test_command_builds_a_file_and_rejects_bad_input(tmp_path):
     bad = runner.invoke(main, ["learn", "patterns", str(games), "-o", str(out), "--size", "9",
                                "--cap", "4"])
     assert bad.exit_code == 2 and "--cap" in bad.output
+    assert patterns_command.DEFAULT_CAP == P.DEFAULT_CAP
     missing = runner.invoke(main, ["learn", "patterns", str(tmp_path / "nope"), "-o", str(out)])
     assert missing.exit_code == 2

@@ -14,7 +14,7 @@ def learn():
 def register():
     """Attach the subcommands (their modules import their heavy parts lazily)."""
     # One line per subcommand module:
-    from .seedstats import patterns_command; learn.add_command(patterns_command())  # noqa: E702
+    from .patterns_command import patterns; learn.add_command(patterns)  # noqa: E702
 
 
 register()
