@@ -145,6 +145,24 @@ def test_stability_and_impact_worked_by_hand():
     assert black_view.stability()[edge, edge_black] == pytest.approx(1.0)
     assert black_view.impact()[corner, corner_black] == pytest.approx(-1.0)
 
+    # The alternative reading, who owns the window's centre: the top corner windows' centres
+    # B4 (white) and D4 (black), the bottom ones black: stab (3 - 1) / 4 again; the top edge
+    # window's centre C4 is black, the left one's B3 black: edge stab 1.
+    centre = S.SeedStats(5, to_move_view=False, territory="centre")
+    centre.add_game(record, owner)
+    assert centre.stability()[corner, corner_black] == pytest.approx(0.5)
+    assert centre.stability()[edge, edge_black] == pytest.approx(1.0)
+    # Where the readings part: C3 alone white. The centre window holds 8 black points and 1
+    # white (window: stab 1) but its centre is white (centre: stab -1).
+    lone = owner_from_rows(["X X X X X", "X X X X X", "X X O X X", "X X X X X", "X X X X X"])
+    middle, centre_code = P.location_class(2, 2, 5), P.pattern_code([0, 0, 0, 0, 1, 0, 0, 0, 0])
+    readings = {}
+    for territory in S.TERRITORY:
+        readings[territory] = S.SeedStats(5, to_move_view=False, territory=territory)
+        readings[territory].add_game(record, lone)
+    assert readings["window"].stability()[middle, centre_code] == 1.0
+    assert readings["centre"].stability()[middle, centre_code] == -1.0
+
     mover_view = S.SeedStats(5)
     mover_view.add_game(record, owner)
     assert mover_view.occ[corner, corner_black] == 0
@@ -181,9 +199,13 @@ def test_statistics_of_rotated_and_mirrored_games_are_the_same():
     size = record.size
     rng = np.random.default_rng(3)
     owner = rng.integers(-1, 2, size=(size, size)).astype(np.int8)
-    transforms = [lambda r, c: (c, size - 1 - r),          # rotate a quarter turn
-                  lambda r, c: (r, size - 1 - c),          # mirror left-right
-                  lambda r, c: (size - 1 - c, size - 1 - r)]  # the other diagonal
+    transforms = [lambda r, c: (c, size - 1 - r),                 # quarter turn
+                  lambda r, c: (size - 1 - r, size - 1 - c),      # half turn
+                  lambda r, c: (size - 1 - c, r),                 # three quarters
+                  lambda r, c: (r, size - 1 - c),                 # mirror left-right
+                  lambda r, c: (size - 1 - r, c),                 # mirror up-down
+                  lambda r, c: (c, r),                            # the main diagonal
+                  lambda r, c: (size - 1 - c, size - 1 - r)]      # the other diagonal
     reference = S.SeedStats(size)
     reference.add_game(record, owner)
     final = S.replay_positions(record)[-1][0]

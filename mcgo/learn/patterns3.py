@@ -151,7 +151,7 @@ def window_code(colors, row, col, perm, pow3):
 
 
 @kernel
-def accumulate_position(colors, owner, swap, classes, nframes, frames, perm, pow3,
+def accumulate_position(colors, owner, swap, centre_only, classes, nframes, frames, perm, pow3,
                         nb, nw, occ, bedge, wedge, outcome, won, lost):
     """Add one position to the tables.
 
@@ -159,7 +159,8 @@ def accumulate_position(colors, owner, swap, classes, nframes, frames, perm, pow
     point (+1 black, -1 white, 0 neither), ``outcome`` +1 / -1 / 0 (black won / lost / draw).
     Seed 003: ``nb[class, code, cell]`` (``nw``) gets the weight of each occurrence whose cell
     ends black (white). Seed 002: ``occ[class, code]`` gets the weight, ``bedge`` (``wedge``)
-    when black (white) owns more of the window's 9 points at the end, ``won`` (``lost``) when
+    when black (white) owns more of the window's 9 points at the end (with ``centre_only``:
+    owns the window's centre), ``won`` (``lost``) when
     black won (lost). With ``swap`` the seed 002 tables see the position with the colours of
     the stones, of the owner and of the outcome exchanged (seed 002 shows every position with
     the side to move as black); the seed 003 tables never swap.
@@ -173,9 +174,12 @@ def accumulate_position(colors, owner, swap, classes, nframes, frames, perm, pow
         k = nframes[w]
         weight = 1.0 / k
         balance = 0
-        for dr in range(3):
-            for dc in range(3):
-                balance += owner[row - 1 + dr, col - 1 + dc]
+        if centre_only:
+            balance = owner[row, col]
+        else:
+            for dr in range(3):
+                for dc in range(3):
+                    balance += owner[row - 1 + dr, col - 1 + dc]
         balance *= sign
         for f in range(k):
             s = frames[w, f]

@@ -20,7 +20,9 @@ Choices where the papers are vague (each named in the stored metadata):
 * *Ends black*: the final **area** owner (+1 black, -1 white, 0 dame or seki), dead stones
   removed, not the final stones alone ("ends with a black stone" read as "black's at the end";
   :data:`OWNERSHIP_METHOD`). The stones-only reading is the measured alternative.
-* *Larger territory at loc(p)*: black owns more of the window's 9 points than white at the end.
+* *Larger territory at loc(p)*: black owns more of the window's 9 points than white at the end
+  (``territory="window"``); the alternative, ``territory="centre"``, asks who owns the
+  window's centre point (measured beside it).
 * *Win or loss*: the record's ``RE``; without one (or jigo), the sign of the final area score
   with the record's komi; a draw counts in ``occ`` only.
 * *Colours in seed 002*: the paper normalises every position so that black is to move (its
@@ -63,6 +65,7 @@ FORMAT = "mcgo-seedstats"
 FORMAT_VERSION = 1
 REGULARIZER = 1.0                      # seed 003's C
 OWNERSHIP_METHOD = "area after removing the dead stones of mcgo.search.status.estimate"
+TERRITORY = ("window", "centre")     # seed 002's "larger territory at loc(p)": see above
 COUNT_TABLES = ("nb", "nw", "occ", "bedge", "wedge", "won", "lost")
 
 
@@ -132,13 +135,17 @@ class SeedStats:
     ``lost`` (classes, 3**9). ``metadata``: a dict saved with them.
     """
 
-    def __init__(self, size, cap=P.DEFAULT_CAP, to_move_view=True, metadata=None):
+    def __init__(self, size, cap=P.DEFAULT_CAP, to_move_view=True, territory="window",
+                 metadata=None):
         coords.check_size(size)
         if size < 3:
             raise ValueError("3x3 windows need a board of size 3 or more")
         self.size = size
         self.cap = int(cap)
         self.to_move_view = bool(to_move_view)
+        if territory not in TERRITORY:
+            raise ValueError(f"territory must be one of {TERRITORY}, not {territory!r}")
+        self.territory = territory
         self.metadata = dict(metadata or {})
         classes = P.class_count(self.cap)
         self.nb = np.zeros((classes, P.CODES, P.CELLS))
@@ -160,6 +167,7 @@ class SeedStats:
         swap = self.to_move_view and white_to_move
         P.accumulate_position(np.ascontiguousarray(colors, dtype=np.int8),
                               np.ascontiguousarray(owner, dtype=np.int8), swap,
+                              self.territory == "centre",
                               classes, nframes, frames, P.cell_maps(), P.POW3,
                               self.nb, self.nw, self.occ, self.bedge, self.wedge,
                               int(outcome), self.won, self.lost)
@@ -265,6 +273,7 @@ class SeedStats:
         header = dict(self.metadata, **metadata)
         header.update(format=FORMAT, format_version=FORMAT_VERSION, mcgo_version=__version__,
                       size=self.size, cap=self.cap, to_move_view=self.to_move_view,
+                      territory=self.territory,
                       regularizer=REGULARIZER, games=self.games, positions=self.positions,
                       patterns=len(rows), checksum=_checksum(arrays))
         header.setdefault("commit", git_commit())
@@ -301,7 +310,7 @@ class SeedStats:
         if _checksum(arrays) != header.get("checksum"):
             raise SeedStatsError(f"{path}: checksum mismatch (the file is damaged)")
         stats = cls(header["size"], cap=header["cap"], to_move_view=header["to_move_view"],
-                    metadata=header)
+                    territory=header.get("territory", "window"), metadata=header)
         rows = arrays["rows"]
         n = len(rows)
         if (rows.ndim != 1 or n != header.get("patterns") or (n and (rows.min() < 0 or rows.max()
