@@ -14,6 +14,7 @@ def learn():
 def register():
     """Attach the subcommands (their modules import their heavy parts lazily)."""
     # One line per subcommand module:
+    learn.add_command(__import__("mcgo.learn.extract", fromlist=["extract_command"]).extract_command)
 
 
 register()
