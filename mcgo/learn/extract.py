@@ -37,7 +37,7 @@ import click
 import numpy as np
 
 from .. import __version__
-from ..board import coords
+from ..board import BLACK, coords
 from ..casebase.build import _reason_key, input_files, iter_inputs
 from ..casebase.indexing import game_name
 from ..sgf import SgfError, read_games, replay
@@ -45,11 +45,13 @@ from . import dataset
 from .results import COUNT, parse_result
 from .split import game_key
 
-DEFAULT_PLAYOUTS = 1000     # ~0.07 s a 19x19 game: the KGS set (36,700 games) in ~45 min on 2 cores
+DEFAULT_PLAYOUTS = 2000     # as final_status_list (status.STATUS_PLAYOUTS); see the RESULTS for the cost
 DEFAULT_MIN_MOVES = 20      # shorter records are mostly aborted games
 OWNERSHIP_POLICY = "pattern"
+OPEN_REGION_SETTLED = 0.6   # a shared empty point goes to a side owning it this often (mean)
 GAMES_PER_TASK = 16
 EXAMPLES_PER_REASON = 3
+MARGIN_TOLERANCE = 3         # points between our area count and a recorded margin, see counted_agreement
 DUPLICATE = "duplicate game (same moves under a symmetry)"
 
 
@@ -67,7 +69,14 @@ def final_ownership(board, method, playouts, seed):
         if verdict.dead:
             cleaned.setup(empty=verdict.dead)
         owner = cleaned.owner()[dataset.row_major(size)]
-        return np.where(owner == board.BLACK, 1, np.where(owner == board.WHITE, -1, 0)).astype(np.int8)
+        area = np.where(owner == board.BLACK, 1, np.where(owner == board.WHITE, -1, 0))
+        # An empty region that touches both colours through a gap in a boundary (the game
+        # was stopped before every border was closed) belongs to the side whose it is in the
+        # playouts, when they agree; true dame stay 0.
+        mean = verdict.owner.reshape(-1)
+        settled = np.abs(mean) >= OPEN_REGION_SETTLED
+        area = np.where((area == 0) & settled, np.sign(mean), area)
+        return area.astype(np.int8)
     mean = ownership(board, playouts=playouts, policy=OWNERSHIP_POLICY, seed=seed)
     return np.sign(mean).astype(np.int8).reshape(-1)
 
@@ -144,6 +153,7 @@ class ExtractReport:
     skipped: collections.Counter = field(default_factory=collections.Counter)
     examples: dict = field(default_factory=dict)   # reason -> first few messages
     skipped_messages: list = field(default_factory=list)
+    agreement: dict = field(default_factory=dict)
 
     def skip(self, reason, message):
         self.skipped[reason] += 1
@@ -162,6 +172,11 @@ class ExtractReport:
                  f"games skipped: {sum(self.skipped.values())}"]
         for reason, count in self.skipped.most_common():
             lines.append(f"  {count:6d}  {reason}  (e.g. {self.examples[reason][0]})")
+        if self.agreement.get("with_margin"):
+            a = self.agreement
+            lines.append(f"counted games with a recorded margin: {a['with_margin']}, our area count "
+                         f"gives the same winner in {a['same_winner']}, within {MARGIN_TOLERANCE} "
+                         f"points in {a[f'within_{MARGIN_TOLERANCE}_points']}")
         lines.append(f"positions: {self.positions}")
         lines.append(f"seconds: {self.seconds:.1f} ({rate:.1f} games/s)")
         return "\n".join(lines)
@@ -170,6 +185,20 @@ class ExtractReport:
         return dict(files=self.files, files_ignored=self.files_ignored, games_read=self.games_read,
                     games_kept=self.games_kept, duplicates=self.duplicates, positions=self.positions,
                     seconds=round(self.seconds, 3), skipped=dict(self.skipped))
+
+
+def counted_agreement(games):
+    """How the counted ownership agrees with the recorded results: among counted games whose
+    ``RE`` gives a winner and a margin, how many our area score (stored ownership, komi
+    included) gives the same winner, and how many lie within :data:`MARGIN_TOLERANCE` points
+    of the recorded margin (a record's margin is often by territory: a few points apart)."""
+    games = [g for g in games if g.method == dataset.COUNTED and g.winner and g.margin is not None]
+    scores = [int(g.ownership.sum()) - (g.komi or 0.0) for g in games]
+    signed = [g.margin if g.winner == BLACK else -g.margin for g in games]
+    return {"with_margin": len(games),
+            "same_winner": sum((s > 0) == (m > 0) for s, m in zip(scores, signed)),
+            f"within_{MARGIN_TOLERANCE}_points": sum(abs(s - m) <= MARGIN_TOLERANCE
+                                                    for s, m in zip(scores, signed))}
 
 
 def git_commit():
@@ -252,6 +281,7 @@ def extract(paths, output, size=19, playouts=DEFAULT_PLAYOUTS, min_moves=DEFAULT
                 consume(results, sizes.popleft())
 
     report.seconds = time.perf_counter() - started
+    report.agreement = counted_agreement(kept)
     meta = {
         "sources": [str(p) for p in paths],
         "source_files": len(files),
@@ -268,6 +298,7 @@ def extract(paths, output, size=19, playouts=DEFAULT_PLAYOUTS, min_moves=DEFAULT
             "seed": "game_key % 2**31",
             "values": "int8: +1 black, -1 white, 0 neither",
         },
+        "counted_vs_record": report.agreement,
         "options": {"size": size, "min_moves": min_moves, "replay": "strict alternation, simple ko"},
         "report": report.as_dict(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
