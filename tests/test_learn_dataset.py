@@ -290,3 +290,52 @@ def test_cli_writes_a_dataset(collection, tmp_path):
     assert len(ds) == 1 and ds.meta["ownership"]["playouts"] == 50
     again = CliRunner().invoke(main, ["learn", "extract", *files, "-o", str(tmp_path / "ds")])
     assert again.exit_code == 2 and "already exists" in again.output
+
+
+def random_handicap_game(path, size=9, moves=70, seed=5):
+    """A handicap game of random legal moves (no suicide, no simple-ko retake), played and
+    written by sgfmill."""
+    import random
+
+    rng = random.Random(seed)
+    game = sgf.Sgf_game(size)
+    handicap = [(2, 2), (6, 6), (2, 6)]
+    game.get_root().set_setup_stones(handicap, [])
+    game.get_root().set("KM", 0.5)
+    game.get_root().set("RE", "W+R")
+    board = boards.Board(size)
+    board.apply_setup(handicap, [], [])
+    colour, ko = "w", None
+    for _ in range(moves):
+        empties = [(r, c) for r in range(size) for c in range(size) if board.get(r, c) is None]
+        rng.shuffle(empties)
+        for point in empties:
+            trial = board.copy()
+            new_ko = trial.play(*point, colour)
+            if point != ko and trial.get(*point) == colour:
+                board, ko = trial, new_ko
+                game.extend_main_sequence().set_move(colour, point)
+                break
+        colour = "b" if colour == "w" else "w"
+    pathlib.Path(path).write_bytes(game.serialise())
+
+
+def test_handicap_stones_are_kept_and_replayed(tmp_path):
+    random_handicap_game(tmp_path / "handicap.sgf")
+    extract([tmp_path / "handicap.sgf"], tmp_path / "ds", size=9, playouts=50, min_moves=0)
+    ds = Dataset.open(tmp_path / "ds")
+    (game,) = ds.games()
+    assert sorted(coords.to_gtp(p, 9) for p in game.setups[0].black) == ["C3", "G3", "G7"]
+    assert ds.meta["counts"]["setups"] == 3 and game.winner == WHITE and game.margin is None
+    size, (black, white, empty), moves = sgfmill_moves(tmp_path / "handicap.sgf")
+    reference = boards.Board(size)
+    reference.apply_setup(black, white, empty)
+    seen = 0
+    for (board, color, point, number, _), (colour, move) in zip(ds.positions(), moves):
+        assert np.array_equal(our_grid(board), sgfmill_grid(reference, size))
+        assert color == (BLACK if colour == "b" else WHITE)
+        reference.play(*move, colour)
+        seen += 1
+    assert seen == len(moves) == 70
+    assert np.array_equal(our_grid(game.replay()), sgfmill_grid(reference, size))
+    assert game.method == "playouts" and set(np.unique(game.ownership)) <= {-1, 0, 1}

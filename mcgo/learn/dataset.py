@@ -51,6 +51,7 @@ split rule, the ownership methods, the creation date, the mcgo version and git c
 :meth:`Dataset.open` checks all of it and raises :class:`DatasetError` with the reason.
 """
 
+import functools
 import json
 import math
 import pathlib
@@ -101,10 +102,13 @@ class DatasetError(ValueError):
 
 
 # ----------------------------------------------------------------------------- points
+@functools.lru_cache(maxsize=None)
 def row_major(size):
-    """int32 array: ``row_major(size)[i]`` is the internal index of row-major point ``i``."""
-    return np.array([coords.point(r, c, size) for r in range(size) for c in range(size)],
-                    dtype=np.int32)
+    """int32 array (read-only): ``row_major(size)[i]`` is the internal index of row-major point ``i``."""
+    out = np.array([coords.point(r, c, size) for r in range(size) for c in range(size)],
+                   dtype=np.int32)
+    out.setflags(write=False)
+    return out
 
 
 def to_row_major(p, size):
@@ -170,8 +174,8 @@ class Game:
         def move(p):
             return p if p == PASS else int(inside[table[to_row_major(p, size)]])
 
-        setups = {n: Setup(tuple(map(move, st.black)), tuple(map(move, st.white)),
-                           tuple(map(move, st.empty))) for n, st in self.setups.items()}
+        setups = {n: Setup.of(map(move, st.black), map(move, st.white), map(move, st.empty))
+                  for n, st in self.setups.items()}
         flat = np.empty(size * size, dtype=self.ownership.dtype)
         flat[table] = self.ownership.reshape(-1)
         return Game(self.index, self.key, self.split, size, self.komi, self.result, self.winner,
@@ -460,7 +464,7 @@ class Dataset:
         lists = {}
         for n, c, i in zip(a["setup_after"][s0:s1], a["setup_color"][s0:s1], a["setup_point"][s0:s1]):
             lists.setdefault(int(n), {BLACK: [], WHITE: [], EMPTY: []})[int(c)].append(point(i))
-        setups = {n: Setup(tuple(d[BLACK]), tuple(d[WHITE]), tuple(d[EMPTY])) for n, d in lists.items()}
+        setups = {n: Setup.of(d[BLACK], d[WHITE], d[EMPTY]) for n, d in lists.items()}
         komi, margin = float(a["game_komi"][g]), float(a["game_margin"][g])
         winner = int(a["game_winner"][g])
         return Game(index=g, key=int(a["game_key"][g]), split=SPLITS[int(a["game_split"][g])],
