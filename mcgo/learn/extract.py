@@ -224,6 +224,7 @@ def extract(paths, output, size=19, playouts=DEFAULT_PLAYOUTS, min_moves=DEFAULT
     ``progress(n)`` is called with the number of input bytes done since the last call.
     """
     started = time.perf_counter()
+    commit = git_commit()          # now: the code that runs, not what is committed meanwhile
     paths = [pathlib.Path(p) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths)]
     files, ignored = input_files(paths)
     root = paths[0] if len(paths) == 1 and paths[0].is_dir() else None
@@ -303,7 +304,7 @@ def extract(paths, output, size=19, playouts=DEFAULT_PLAYOUTS, min_moves=DEFAULT
         "report": report.as_dict(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "mcgo_version": __version__,
-        "git_commit": git_commit(),
+        "git_commit": commit,
     }
     document = dataset.write(output, kept, size, meta)
     return document, report
