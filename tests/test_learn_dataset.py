@@ -17,9 +17,9 @@ from mcgo.board import BLACK, PASS, WHITE, coords
 from mcgo.board.kernels import COLOR
 from mcgo.cli import main
 from mcgo.gtp.controller import GtpEngine
-from mcgo.learn import extract as extract_module
+from mcgo.learn import extraction as extract_module
 from mcgo.learn.dataset import COUNTED, Dataset, DatasetError, row_major
-from mcgo.learn.extract import extract
+from mcgo.learn.extraction import extract
 from mcgo.learn.split import SPLITS, game_key, split_of
 from mcgo.sgf import read_game
 
@@ -290,6 +290,12 @@ def test_cli_writes_a_dataset(collection, tmp_path):
     assert len(ds) == 1 and ds.meta["ownership"]["playouts"] == 50
     again = CliRunner().invoke(main, ["learn", "extract", *files, "-o", str(tmp_path / "ds")])
     assert again.exit_code == 2 and "already exists" in again.output
+    forced = CliRunner().invoke(main, ["learn", "extract", files[0], "-o", str(tmp_path / "ds"),
+                                        "--ownership-playouts", "20", "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert Dataset.open(tmp_path / "ds").meta["ownership"]["playouts"] == 20
+    result = CliRunner().invoke(main, ["learn", "extract", files[0], "-o", str(collection), "--force"])
+    assert result.exit_code == 2 and "not a dataset" in result.output
 
 
 def random_handicap_game(path, size=9, moves=70, seed=5):

@@ -1,6 +1,6 @@
 """Training data from game records: a folder of memory-mapped arrays, read as games and positions.
 
-A dataset is what ``mcgo learn extract`` (:mod:`.extract`) writes: every game once (the same
+A dataset is what ``mcgo learn extract`` (:mod:`.extraction`) writes: every game once (the same
 moves under any of the 8 symmetries count once, :func:`mcgo.learn.split.game_key`), its part
 of the split (:func:`mcgo.learn.split.split_of`), result and **final ownership**, and one row
 per move played. Boards are not stored: a position is rebuilt by replaying its game, which is
