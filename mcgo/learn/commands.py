@@ -13,8 +13,11 @@ def learn():
 
 def register():
     """Attach the subcommands (their modules import their heavy parts lazily)."""
-    # One line per subcommand module:
-    from .patterns_command import patterns; learn.add_command(patterns)  # noqa: E702
+    from .extract import extract_command
+    from .patterns_command import patterns
+
+    for command in (extract_command, patterns):
+        learn.add_command(command)
 
 
 register()
