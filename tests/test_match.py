@@ -112,8 +112,11 @@ def test_parse_score_reads_final_score_answers():
 # --------------------------------------------------------------------- GNU Go games
 @pytest.mark.gnugo
 def test_gnugo_level10_vs_level1_on_9x9(tmp_path, gnugo_command, gnugo):
-    """One whole 9x9 game, GNU Go level 10 against level 1, refereed by GNU Go."""
-    doc = run_match(tmp_path, [gnugo + " --level 10", gnugo + " --level 1"], ["level10", "level1"],
+    """One whole 9x9 game, GNU Go level 10 against level 1, refereed by GNU Go. Neither may
+    resign (GNU Go may, by default, and on a loaded machine level 1 sometimes did): the
+    game ends by two passes."""
+    doc = run_match(tmp_path, [gnugo + " --level 10 --never-resign", gnugo + " --level 1 --never-resign"],
+                    ["level10", "level1"],
                     games=1, size=9, komi=7)
     record = doc["games"][0]
     assert (record["black"], record["white"]) == ("level10", "level1")
