@@ -168,28 +168,38 @@ def load(path):
 
 
 # ----------------------------------------------------------------------------- training data
-def game_positions(record, canon=None):
-    """Yield ``(move_number, keys, index of the move played)`` for every move of a game
-    (1-based move numbers, passes included). Stops at the first move the board refuses or at
-    a mid-game set-up (the rest is not the game as played)."""
-    canon = F.canonical_table() if canon is None else canon
+def game_states(record):
+    """Yield ``(move_number, pts, info, color, point, previous)`` just before every move of a
+    game (1-based numbers, passes included; ``previous``: the move before the last, -1: none).
+    The arrays are the live position: read them before asking for the next move. Stops at the
+    first move the board refuses (simple ko, no superko) or at a mid-game set-up."""
     if any(n > 0 for n in record.setups):
         return
     board = replay(record, max_moves=0)
     pts, info, zob = board.pts.copy(), board.info.copy(), board.zob
+    previous = -1
+    for number, (color, point) in enumerate(record.moves, 1):
+        if K.legality(pts, info, point, color) != K.LEGAL:
+            return
+        yield number, pts, info, color, point, previous
+        previous = int(info[LAST_MOVE])
+        K.play_legal(pts, info, zob, point, color)
+
+
+def game_positions(record, canon=None):
+    """Yield ``(move_number, keys, index of the move played)`` for every move of a game
+    (see :func:`game_states`)."""
+    canon = F.canonical_table() if canon is None else canon
     cells = record.size * record.size + 1
     moves = np.zeros(cells, dtype=np.int32)
     keys = np.zeros(cells, dtype=np.int64)
     vals = np.zeros(NGROUPS, dtype=np.int32)
-    previous = -1
-    for number, (color, point) in enumerate(record.moves, 1):
+    for number, pts, info, color, point, previous in game_states(record):
         n = candidate_keys(pts, info, color, previous, canon, moves, keys, vals)
         where = np.flatnonzero(moves[:n] == point)
         if len(where) == 0:
             return
         yield number, keys[:n].copy(), int(where[0])
-        previous = int(info[LAST_MOVE])
-        K.play_legal(pts, info, zob, point, color)
 
 
 def split_records(records, size=19):
