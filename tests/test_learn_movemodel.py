@@ -212,6 +212,13 @@ def test_pattern_code_is_invariant_under_symmetry_and_colour(positions):
                 b = F.raw_code_of(image.pts, image.info, q, 3 - color)
                 assert canon[a] == canon[b]
                 differ += a != b
+                # the diamonds: the same canonical codes, and the board's orientation is one
+                # of the codes the model's table holds for that canonical code
+                here = F.canonical_diamonds(board.pts, board.info, p, color)
+                assert here == F.canonical_diamonds(image.pts, image.info, q, 3 - color)
+                small, large = F.diamond_codes(image.pts, image.info, q, 3 - color, 0)
+                assert large in F.diamond_orbit([here[1]], small=False)[0]
+                assert small in F.diamond_orbit([here[0]], small=True)[0]
     assert differ > 100          # the raw codes do change: the table folds them
     # the table: every code maps to the smallest of its orbit, itself included
     assert np.all(canon <= np.arange(F.NCODES))
@@ -265,9 +272,11 @@ def test_numba_scorer_equals_the_training_path(small_model, goban_games_dir):
     record = sgf.read_game(sorted(goban_games_dir.glob("*.sgf"))[3])
     samples = M.Samples()
     samples.add_game(record)
-    data = M._rows(samples, small_model.pattern_codes)
+    data = M._rows(samples, small_model.pattern_codes, small_model.diamond_codes)
     log_gammas = [np.concatenate([[0.0], small_model.pattern_log_gamma])] + \
-        [small_model.group_log_gamma[g, :n] for g, n in enumerate(F.NVALUES) if g > 0]
+        [small_model.group_log_gamma[g, :n] for g, n in enumerate(F.NVALUES) if g > 0] + \
+        [np.concatenate([[0.0], small_model.diamond_log_gamma])]
+    assert np.count_nonzero(data.values[:, M.DIAMOND]) > 1000      # the diamonds do take part
     ls = mm.log_strengths(data, log_gammas)
     total = np.bincount(data.positions, weights=data.counts * np.exp(ls), minlength=data.npositions)
     training_p = np.exp(ls[data.winners]) / total
@@ -278,12 +287,6 @@ def test_numba_scorer_equals_the_training_path(small_model, goban_games_dir):
         scorer_p.append(p[moves == point][0] / p.sum())
     assert len(scorer_p) == len(training_p) > 100
     assert np.allclose(scorer_p, training_p, rtol=1e-9, atol=0)
-    # and the NumPy key path gives the same log-gammas as the scorer, move by move
-    board = sgf.replay(record, max_moves=90, superko=False)
-    keys = F.position_keys(board, previous=record.moves[88][1])
-    moves, scores = small_model.scores(board.pts, board.info, board.to_move, record.moves[88][1])
-    by_key = small_model.key_log_gammas(np.array([keys[int(m)] for m in moves]))
-    assert np.allclose(scores, by_key)
 
 
 def test_model_file_round_trip_and_bad_files(small_model, tmp_path):

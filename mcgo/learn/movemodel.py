@@ -5,8 +5,10 @@ the product of the gammas of its features (:mod:`.features`), fitted by MM (:mod
 the positions of the *train* games (:mod:`.split`), stopped on the validation games.
 
 The model file is a NumPy ``.npz``: ``pattern_codes`` (the canonical 3x3 codes kept, sorted),
-``pattern_log_gamma``, ``group_log_gamma`` (``NGROUPS x MAXVALUES``; row 0 unused) and
-``metadata`` (JSON text: format name and version, feature version, training data, split,
+``pattern_log_gamma``, ``group_log_gamma`` (``NGROUPS x MAXVALUES``; row 0 unused),
+``diamond_codes`` (canonical diamond content codes kept, small ones tagged, sorted),
+``diamond_log_gamma`` (a move uses its large diamond's gamma if kept, else its small one's,
+else 1) and ``metadata`` (JSON text: format name and version, feature version, training data, split,
 games, positions, commit, date, validation metrics). :func:`load` checks all of it.
 
 Playing: :func:`score_moves` writes the log-gamma of every legal move of a position (and of
@@ -31,17 +33,22 @@ import numpy as np
 
 from ..board import kernels as K
 from ..board.kernels import LAST_MOVE, PASS, legal_moves
-from ..jit import kernel
+from ..jit import allocating_kernel, kernel
 from ..sgf import replay
 from . import features as F
 from . import mm
-from .features import MAXVALUES, NCODES, NGROUPS, PASS_G, PATTERN, candidate_keys, move_values
+from .features import (MAXVALUES, NCODES, NGROUPS, PASS_G, PATTERN, SMALL_DIAMOND_TAG, candidate_keys,
+                       diamond_codes, move_values)
 from .split import TEST, TRAIN, VALIDATION, game_key, split_of
 
 FORMAT = "mcgo-move-model"
 FORMAT_VERSION = 1
 DEFAULT_MIN_SEEN = 20       # a 3x3 pattern must be a candidate this often in training, else gamma 1
-ARRAYS = ("pattern_codes", "pattern_log_gamma", "group_log_gamma", "metadata")
+ARRAYS = ("pattern_codes", "pattern_log_gamma", "group_log_gamma", "diamond_codes",
+          "diamond_log_gamma", "metadata")
+DIAMOND = NGROUPS           # the diamonds' column in the MM rows, after the key's groups
+NO_KEY = -1                 # an empty slot of the diamond hash table
+HASH_MULTIPLIER = -7046029254386353131     # 0x9E3779B97F4A7C15 as int64 (Fibonacci hashing)
 
 
 class ModelError(ValueError):
@@ -50,7 +57,37 @@ class ModelError(ValueError):
 
 # ----------------------------------------------------------------------------- scoring
 @kernel
-def score_moves(pts, info, color, previous, pattern_lg, group_lg, moves, scores, vals):
+def _find(table_keys, code):
+    """The slot of ``code`` in the open-addressing table, or -1."""
+    mask = table_keys.shape[0] - 1
+    i = ((code * HASH_MULTIPLIER) >> 20) & mask
+    while True:
+        k = table_keys[i]
+        if k == code:
+            return i
+        if k == NO_KEY:
+            return -1
+        i = (i + 1) & mask
+
+
+@allocating_kernel
+def _hash_table(codes, values, slots):
+    keys = np.full(slots, NO_KEY, dtype=np.int64)
+    out = np.zeros(slots, dtype=np.float64)
+    mask = slots - 1
+    for j in range(codes.shape[0]):
+        code = codes[j]
+        i = ((code * HASH_MULTIPLIER) >> 20) & mask
+        while keys[i] != NO_KEY and keys[i] != code:
+            i = (i + 1) & mask
+        keys[i] = code
+        out[i] = values[j]
+    return keys, out
+
+
+@kernel
+def score_moves(pts, info, color, previous, pattern_lg, group_lg, diamond_keys, diamond_lg,
+                moves, scores, vals):
     """Every legal move of ``color`` (pass last) into ``moves``, its log-gamma into ``scores``;
     returns how many. ``previous``: the move before the last (-1: none); ``vals``: int32
     scratch of NGROUPS."""
@@ -60,7 +97,15 @@ def score_moves(pts, info, color, previous, pattern_lg, group_lg, moves, scores,
     for i in range(n + 1):
         p = moves[i]
         move_values(pts, info, p, color, last, previous, vals)
-        s = 0.0 if p == PASS else pattern_lg[vals[PATTERN]]
+        s = 0.0
+        if p != PASS:
+            s = pattern_lg[vals[PATTERN]]
+            small, large = diamond_codes(pts, info, p, color, 0)
+            j = _find(diamond_keys, large)
+            if j < 0:
+                j = _find(diamond_keys, small)
+            if j >= 0:
+                s += diamond_lg[j]
         for g in range(1, NGROUPS):
             s += group_lg[g, vals[g]]
         scores[i] = s
@@ -70,10 +115,20 @@ def score_moves(pts, info, color, previous, pattern_lg, group_lg, moves, scores,
 class MoveModel:
     """Gammas of the move features, and the tables the scorer reads."""
 
-    def __init__(self, pattern_codes, pattern_log_gamma, group_log_gamma, metadata=None):
+    def __init__(self, pattern_codes, pattern_log_gamma, group_log_gamma, diamond_codes=(),
+                 diamond_log_gamma=(), metadata=None):
         self.pattern_codes = np.asarray(pattern_codes, dtype=np.int32)
         self.pattern_log_gamma = np.asarray(pattern_log_gamma, dtype=np.float64)
         self.group_log_gamma = np.asarray(group_log_gamma, dtype=np.float64)
+        self.diamond_codes = np.asarray(diamond_codes, dtype=np.int64)
+        self.diamond_log_gamma = np.asarray(diamond_log_gamma, dtype=np.float64)
+        # The diamond table: every orientation of every kept diamond -> its log-gamma.
+        small = (self.diamond_codes & SMALL_DIAMOND_TAG) != 0
+        orbits = [F.diamond_orbit(self.diamond_codes[m], bool(flag)) for flag, m in ((True, small), (False, ~small))]
+        codes = np.concatenate([o.ravel() for o in orbits])
+        values = np.concatenate([np.repeat(self.diamond_log_gamma[m], F.SYMMETRIES) for m in (small, ~small)])
+        slots = 1 << max(4, int(2 * max(len(codes), 1) - 1).bit_length())
+        self.diamond_keys, self.diamond_table = _hash_table(codes, values, slots)
         self.metadata = dict(metadata or {})
         # The raw-code table: every raw 3x3 code maps to its canonical code's log-gamma.
         canon = F.canonical_table()
@@ -89,7 +144,7 @@ class MoveModel:
     def uniform(cls):
         """All gammas 1: every legal move (and pass) equally likely."""
         return cls(np.zeros(0, np.int32), np.zeros(0), np.zeros((NGROUPS, MAXVALUES)),
-                   {"format": FORMAT, "version": FORMAT_VERSION, "name": "uniform"})
+                   metadata={"format": FORMAT, "version": FORMAT_VERSION, "name": "uniform"})
 
     # ------------------------------------------------------------------ playing
     def scores(self, pts, info, color, previous=-1):
@@ -98,7 +153,7 @@ class MoveModel:
         moves = np.zeros(size * size + 1, dtype=np.int32)
         scores = np.zeros(size * size + 1, dtype=np.float64)
         n = score_moves(pts, info, color, previous, self.pattern_table, self.group_log_gamma,
-                        moves, scores, self._vals)
+                        self.diamond_keys, self.diamond_table, moves, scores, self._vals)
         return moves[:n], scores[:n]
 
     def probabilities(self, board, color=None, previous=-1):
@@ -109,21 +164,6 @@ class MoveModel:
         p /= p.sum()
         return {int(m): float(x) for m, x in zip(moves, p)}
 
-    # ------------------------------------------------------------------ training side
-    def key_log_gammas(self, keys):
-        """The log-gamma of each feature key, in NumPy (the training code's path)."""
-        keys = np.asarray(keys, dtype=np.int64)
-        out = np.zeros(len(keys))
-        codes = F.unpack_column(keys, PATTERN)
-        is_pass = F.unpack_column(keys, PASS_G) != 0
-        if len(self.pattern_codes):
-            i = np.clip(np.searchsorted(self.pattern_codes, codes), 0, len(self.pattern_codes) - 1)
-            hit = (self.pattern_codes[i] == codes) & ~is_pass
-            out[hit] += self.pattern_log_gamma[i[hit]]
-        for g in range(1, NGROUPS):
-            out += self.group_log_gamma[g, F.unpack_column(keys, g)]
-        return out
-
     # ------------------------------------------------------------------ files
     def save(self, path):
         meta = dict(self.metadata, format=FORMAT, version=FORMAT_VERSION,
@@ -132,6 +172,8 @@ class MoveModel:
             np.savez_compressed(f, pattern_codes=self.pattern_codes,
                                 pattern_log_gamma=self.pattern_log_gamma,
                                 group_log_gamma=self.group_log_gamma,
+                                diamond_codes=self.diamond_codes,
+                                diamond_log_gamma=self.diamond_log_gamma,
                                 metadata=np.array(json.dumps(meta, sort_keys=True)))
 
 
@@ -160,11 +202,14 @@ def load(path):
         raise ModelError(f"{path}: version {meta.get('version')}/features {meta.get('feature_version')}"
                          f", this mcgo reads {FORMAT_VERSION}/{F.FEATURE_VERSION}")
     codes, plg, glg = arrays["pattern_codes"], arrays["pattern_log_gamma"], arrays["group_log_gamma"]
+    dcodes, dlg = arrays["diamond_codes"], arrays["diamond_log_gamma"]
     if (codes.ndim != 1 or plg.shape != codes.shape or glg.shape != (NGROUPS, MAXVALUES)
-            or not np.all(np.isfinite(plg)) or not np.all(np.isfinite(glg))
-            or np.any(np.diff(codes) <= 0) or (len(codes) and (codes.min() < 0 or codes.max() >= NCODES))):
+            or dcodes.ndim != 1 or dlg.shape != dcodes.shape or dcodes.dtype != np.int64
+            or not all(np.all(np.isfinite(a)) for a in (plg, glg, dlg))
+            or np.any(np.diff(codes) <= 0) or np.any(np.diff(dcodes) <= 0)
+            or (len(codes) and (codes.min() < 0 or codes.max() >= NCODES))):
         raise ModelError(f"{path}: arrays of the wrong shape or values")
-    return MoveModel(codes, plg, glg, meta)
+    return MoveModel(codes, plg, glg, dcodes, dlg, meta)
 
 
 # ----------------------------------------------------------------------------- training data
@@ -187,19 +232,20 @@ def game_states(record):
 
 
 def game_positions(record, canon=None):
-    """Yield ``(move_number, keys, index of the move played)`` for every move of a game
-    (see :func:`game_states`)."""
+    """Yield ``(move_number, features, index of the move played)`` for every move of a game
+    (see :func:`game_states`); ``features``: int64 (n, 3), the key and the canonical small
+    and large diamonds of each candidate."""
     canon = F.canonical_table() if canon is None else canon
     cells = record.size * record.size + 1
     moves = np.zeros(cells, dtype=np.int32)
-    keys = np.zeros(cells, dtype=np.int64)
+    out = np.zeros((3, cells), dtype=np.int64)
     vals = np.zeros(NGROUPS, dtype=np.int32)
     for number, pts, info, color, point, previous in game_states(record):
-        n = candidate_keys(pts, info, color, previous, canon, moves, keys, vals)
+        n = candidate_keys(pts, info, color, previous, canon, moves, out[0], out[1], out[2], vals)
         where = np.flatnonzero(moves[:n] == point)
         if len(where) == 0:
             return
-        yield number, keys[:n].copy(), int(where[0])
+        yield number, out[:, :n].T.copy(), int(where[0])
 
 
 def split_records(records, size=19):
@@ -221,10 +267,11 @@ class Samples:
     def add_game(self, record, canon=None, moves=None):
         """Add the positions of a game (``moves``: (first, last) move numbers to keep)."""
         added = 0
-        for number, keys, played in game_positions(record, canon):
+        for number, rows, played in game_positions(record, canon):
             if moves is not None and not moves[0] <= number <= moves[1]:
                 continue
-            unique, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+            unique, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+            inverse = inverse.reshape(-1)
             self._keys.append(unique)
             self._counts.append(counts.astype(np.int32))
             self._winners.append(int(inverse[played]))
@@ -233,9 +280,9 @@ class Samples:
         self.positions += added
 
     def arrays(self):
-        """(keys, counts, positions, winner rows) over all positions."""
+        """(features (R, 3), counts, positions, winner rows) over all positions."""
         if not self._keys:
-            return (np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.int64),
+            return (np.zeros((0, 3), np.int64), np.zeros(0, np.int32), np.zeros(0, np.int64),
                     np.zeros(0, np.int64))
         lengths = np.array([len(k) for k in self._keys])
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
@@ -244,22 +291,39 @@ class Samples:
                 starts + np.array(self._winners))
 
 
-def _rows(samples, pattern_codes):
-    """The MM rows of ``samples``, patterns numbered 1..K by ``pattern_codes`` (0: dropped)."""
-    keys, counts, positions, winners = samples.arrays()
-    values = np.zeros((len(keys), NGROUPS), dtype=np.int32)
-    codes = F.unpack_column(keys, PATTERN)
-    i = np.clip(np.searchsorted(pattern_codes, codes), 0, max(len(pattern_codes) - 1, 0))
-    hit = (pattern_codes[i] == codes) & (F.unpack_column(keys, PASS_G) == 0) if len(pattern_codes) \
-        else np.zeros(len(keys), bool)
-    values[hit, PATTERN] = i[hit] + 1
+def _rows(samples, pattern_codes, diamond_codes):
+    """The MM rows of ``samples``: patterns numbered 1..K by ``pattern_codes``, diamonds by
+    ``diamond_codes`` (the large one if kept, else the small one; 0: none)."""
+    rows, counts, positions, winners = samples.arrays()
+    keys = rows[:, 0]
+    boards = F.unpack_column(keys, PASS_G) == 0
+    values = np.zeros((len(keys), NGROUPS + 1), dtype=np.int32)
+    values[:, PATTERN] = _index_of(pattern_codes, F.unpack_column(keys, PATTERN), boards)
     for g in range(1, NGROUPS):
         values[:, g] = F.unpack_column(keys, g)
+    large = _index_of(diamond_codes, rows[:, 2], boards)
+    small = _index_of(diamond_codes, rows[:, 1], boards)
+    values[:, DIAMOND] = np.where(large > 0, large, small)
     return mm.Rows(values, counts.astype(np.float64), positions, winners)
 
 
+def _index_of(kept, codes, where):
+    """1 + the index of each code in the sorted array ``kept`` (0: not kept or not ``where``)."""
+    if len(kept) == 0:
+        return np.zeros(len(codes), dtype=np.int32)
+    i = np.clip(np.searchsorted(kept, codes), 0, len(kept) - 1)
+    return np.where((kept[i] == codes) & where, i + 1, 0).astype(np.int32)
+
+
+def _frequent(codes, counts, min_seen):
+    """The sorted distinct codes whose counts add up to ``min_seen`` or more."""
+    unique, inverse = np.unique(codes, return_inverse=True)
+    seen = np.bincount(inverse.reshape(-1), weights=counts)
+    return unique[seen >= min_seen]
+
+
 def train(records, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.DEFAULT_PRIOR,
-          iterations=mm.DEFAULT_ITERATIONS, source="", log=None):
+          iterations=mm.DEFAULT_ITERATIONS, diamonds=True, source="", log=None):
     """A :class:`MoveModel` trained on the train games of ``records`` (GameRecords of
     ``size``), stopped on the validation games. ``max_games`` caps the train games read."""
     canon = F.canonical_table()
@@ -280,14 +344,17 @@ def train(records, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.
             break
     if train_set.positions == 0:
         raise ValueError("no training positions (no train-split games of this size?)")
-    keys, counts, _, _ = train_set.arrays()
-    codes = F.unpack_column(keys, PATTERN)
-    boards = F.unpack_column(keys, PASS_G) == 0
-    seen = np.bincount(codes[boards], weights=counts[boards], minlength=NCODES)
-    pattern_codes = np.flatnonzero(seen >= min_seen).astype(np.int32)
-    data = _rows(train_set, pattern_codes)
-    validation = _rows(valid_set, pattern_codes) if valid_set.positions else None
-    sizes = [len(pattern_codes) + 1] + [F.NVALUES[g] for g in range(1, NGROUPS)]
+    rows, counts, _, _ = train_set.arrays()
+    boards = F.unpack_column(rows[:, 0], PASS_G) == 0
+    pattern_codes = _frequent(F.unpack_column(rows[boards, 0], PATTERN), counts[boards], min_seen)
+    diamond_codes = np.union1d(_frequent(rows[boards, 1], counts[boards], min_seen),
+                               _frequent(rows[boards, 2], counts[boards], min_seen)) if diamonds \
+        else np.zeros(0, np.int64)
+    del rows, counts, boards
+    data = _rows(train_set, pattern_codes, diamond_codes)
+    validation = _rows(valid_set, pattern_codes, diamond_codes) if valid_set.positions else None
+    sizes = [len(pattern_codes) + 1] + [F.NVALUES[g] for g in range(1, NGROUPS)] \
+        + [len(diamond_codes) + 1]
     history = []
 
     def progress(it, tll, vll):
@@ -305,13 +372,15 @@ def train(records, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.
         "board_size": size, "train_games": train_set.games, "train_positions": train_set.positions,
         "validation_games": valid_set.games, "validation_positions": valid_set.positions,
         "skipped_games": skipped, "min_seen": min_seen, "prior": prior,
-        "patterns": int(len(pattern_codes)), "iterations": len(history),
+        "patterns": int(len(pattern_codes)), "diamonds": int(len(diamond_codes)),
+        "iterations": len(history),
         "train_log_likelihood": history[-1][1] if history else None,
         "validation_log_likelihood": max((h[2] for h in history if h[2] is not None), default=None),
         "commit": _commit(), "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "feature_groups": list(F.GROUPS),
     }
-    return MoveModel(pattern_codes, np.log(gammas[0][1:]), group_lg, meta)
+    return MoveModel(pattern_codes, np.log(gammas[0][1:]), group_lg, diamond_codes,
+                     np.log(gammas[DIAMOND][1:]), meta)
 
 
 def _commit():
