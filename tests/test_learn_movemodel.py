@@ -345,3 +345,32 @@ def test_commands_reject_bad_input_in_one_line(tmp_path, goban_games_dir):
         result = runner.invoke(main, ["learn"] + args)
         assert result.exit_code == 2, result.output
         assert text in result.output
+
+
+# ----------------------------------------------------------------------------- tree priors
+def test_tree_priors_follow_the_model(small_model):
+    """With the hand priors off, each root child's prior is MODEL_PRIOR_VISITS visits with
+    that many times P(move) / P(best) wins, P from the model's own probabilities."""
+    from mcgo.search.priors import MODEL_PRIOR_VISITS
+    from mcgo.search.search import Search
+    board = mcgo.Board(19)
+    for move in ["Q16", "D4", "R4", "C16", "O3"]:
+        board.play(move)
+    probs = small_model.probabilities(board)
+    best = max(probs.values())
+    search = Search(seed=3, model=small_model, priors=0)
+    search.run(board, playouts=50)
+    stats = search.root_stats(board)
+    assert len(stats) == len(probs)
+    for s in stats:
+        assert s.prior_visits == MODEL_PRIOR_VISITS
+        assert math.isclose(s.prior_wins, MODEL_PRIOR_VISITS * probs[s.move] / best, rel_tol=1e-9)
+    # without a model (and without the hand priors) the children start with no prior at all
+    plain = Search(seed=3, priors=0)
+    plain.run(board, playouts=50)
+    assert all(s.prior_visits == 0 for s in plain.root_stats(board))
+
+
+def test_gtp_model_option_rejects_a_bad_file(tmp_path):
+    result = CliRunner().invoke(main, ["gtp", "--model", str(tmp_path / "none.npz")])
+    assert result.exit_code == 2 and "no such model file" in result.output

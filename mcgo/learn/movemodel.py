@@ -33,7 +33,7 @@ import numpy as np
 
 from ..board import kernels as K
 from ..board.kernels import LAST_MOVE, PASS, legal_moves
-from ..jit import allocating_kernel, kernel
+from ..jit import allocating_kernel, inline_kernel, kernel
 from ..sgf import replay
 from . import features as F
 from . import mm
@@ -85,6 +85,26 @@ def _hash_table(codes, values, slots):
     return keys, out
 
 
+@inline_kernel
+def move_log_gamma(pts, info, p, color, last, previous, pattern_lg, group_lg, diamond_keys,
+                   diamond_lg, vals):
+    """The log-gamma of ``color`` playing the legal move ``p`` (PASS included); ``last``,
+    ``previous``: the last two moves (PASS or -1: none); ``vals``: int32 scratch of NGROUPS."""
+    move_values(pts, info, p, color, last, previous, vals)
+    s = 0.0
+    if p != PASS:
+        s = pattern_lg[vals[PATTERN]]
+        small, large = diamond_codes(pts, info, p, color, 0)
+        j = _find(diamond_keys, large)
+        if j < 0:
+            j = _find(diamond_keys, small)
+        if j >= 0:
+            s += diamond_lg[j]
+    for g in range(1, NGROUPS):
+        s += group_lg[g, vals[g]]
+    return s
+
+
 @kernel
 def score_moves(pts, info, color, previous, pattern_lg, group_lg, diamond_keys, diamond_lg,
                 moves, scores, vals):
@@ -95,20 +115,8 @@ def score_moves(pts, info, color, previous, pattern_lg, group_lg, diamond_keys, 
     moves[n] = PASS
     last = info[LAST_MOVE]
     for i in range(n + 1):
-        p = moves[i]
-        move_values(pts, info, p, color, last, previous, vals)
-        s = 0.0
-        if p != PASS:
-            s = pattern_lg[vals[PATTERN]]
-            small, large = diamond_codes(pts, info, p, color, 0)
-            j = _find(diamond_keys, large)
-            if j < 0:
-                j = _find(diamond_keys, small)
-            if j >= 0:
-                s += diamond_lg[j]
-        for g in range(1, NGROUPS):
-            s += group_lg[g, vals[g]]
-        scores[i] = s
+        scores[i] = move_log_gamma(pts, info, moves[i], color, last, previous, pattern_lg,
+                                   group_lg, diamond_keys, diamond_lg, vals)
     return n + 1
 
 
