@@ -167,20 +167,15 @@ def test_distances_and_lines_by_the_definition():
 
 
 def test_pattern_code_of_a_hand_worked_corner():
-    """Black to play at B2 below a white stone in atari at B3 (the edge is 'off board')."""
-    rows = [".........",
-            ".........",
-            ".........",
-            ".........",
-            ".........",
-            "X........",
-            "XOX......",
-            ".........",
-            "........."]
+    """Black to play at B2 under a white stone at B3: with two liberties, then in atari."""
+    #   4  X . .
+    #   3  X O X
+    #   2  . * .      * = B2
+    #   1  . . .
+    #      A B C
     board = mcgo.Board(9)
     board.setup(black=[board.point(v) for v in ("A4", "A3", "C3")], white=[board.point("B3")])
     board.to_move = mcgo.BLACK
-    del rows
     # Neighbours in row-major order (dy, dx) from the bottom-left: A1 B1 C1 A2 C2 A3 B3 C3.
     states = [F.N_EMPTY, F.N_EMPTY, F.N_EMPTY, F.N_EMPTY, F.N_EMPTY,
               F.N_OWN, F.N_OPP, F.N_OWN]        # white B3 has 2 liberties (B4 and B2)

@@ -39,7 +39,7 @@ from . import features as F
 from . import mm
 from .features import (MAXVALUES, NCODES, NGROUPS, PASS_G, PATTERN, SMALL_DIAMOND_TAG, candidate_keys,
                        diamond_codes, move_values)
-from .split import TEST, TRAIN, VALIDATION, game_key, split_of
+from .split import TEST, TRAIN, game_key, split_of
 
 FORMAT = "mcgo-move-model"
 FORMAT_VERSION = 1
