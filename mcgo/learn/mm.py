@@ -71,9 +71,11 @@ def fit(data, sizes, validation=None, prior=DEFAULT_PRIOR, iterations=DEFAULT_IT
         tolerance=DEFAULT_TOLERANCE, log=None):
     """The gammas (one array per group, ``sizes[g]`` values) that maximize the likelihood of
     ``data`` (with the prior). With ``validation`` rows, stops when their log-likelihood gains
-    less than ``tolerance`` (or drops) and returns the best iteration's gammas.
+    less than ``tolerance`` (or drops) and returns the best iteration's gammas. ``prior``:
+    one number, or one per group.
     ``log(iteration, train_ll, validation_ll)`` is called after each iteration."""
     groups = len(sizes)
+    priors = np.broadcast_to(np.asarray(prior, dtype=float), (groups,))
     lg = [np.zeros(s) for s in sizes]
     wins = [np.bincount(data.values[data.winners, g], minlength=sizes[g]).astype(float)
             for g in range(groups)]
@@ -87,7 +89,7 @@ def fit(data, sizes, validation=None, prior=DEFAULT_PRIOR, iterations=DEFAULT_IT
             gamma = np.exp(lg[g])
             teammates = np.bincount(column, weights=strength / gamma[column] / total[data.positions],
                                     minlength=sizes[g])
-            new = (wins[g] + prior) / (teammates + 2 * prior / (gamma + 1))
+            new = (wins[g] + priors[g]) / (teammates + 2 * priors[g] / (gamma + 1))
             new[0] = 1.0                       # "absent" stays at 1
             with np.errstate(divide="ignore"):
                 new_lg = np.log(new)
