@@ -336,7 +336,8 @@ def test_commands_reject_bad_input_in_one_line(tmp_path, goban_games_dir):
     for args, text in ((["evaluate", str(tmp_path / "none.npz"), str(goban_games_dir)], "no such model"),
                        (["evaluate", "uniform", str(goban_games_dir), "--moves", "9-3"], "--moves"),
                        (["evaluate", "uniform", str(tmp_path / "nowhere")], "no such file"),
-                       (["moves", str(tmp_path), "-o", str(tmp_path / "m.npz")], "no SGF")):
+                       (["moves", str(tmp_path), "-o", str(tmp_path / "m.npz")], "no SGF"),
+                       (["moves", str(goban_games_dir), "-o", str(tmp_path / "x" / "m.npz")], "no folder")):
         result = runner.invoke(main, ["learn"] + args)
         assert result.exit_code == 2, result.output
         assert text in result.output

@@ -22,6 +22,7 @@ baseline's top-k exactly ``k / n``.
 
 import json
 import math
+import os
 
 import click
 import numpy as np
@@ -147,12 +148,21 @@ def _check_inputs(games):
 @click.option("--max-games", type=click.IntRange(1), default=None, help="Train on at most N games.")
 @click.option("--min-seen", type=click.IntRange(1), default=20, show_default=True,
               help="Keep a 3x3 pattern seen at least this often among the candidates.")
-def moves_command(games, output, size, max_games, min_seen):
+@click.option("--diamond-min-seen", type=click.IntRange(1), default=None,
+              help="The same for the diamond patterns [default: the model's default].")
+@click.option("--diamond-prior", type=click.FloatRange(0), default=None,
+              help="Virtual wins and losses of each diamond [default: the model's default].")
+def moves_command(games, output, size, max_games, min_seen, diamond_min_seen, diamond_prior):
     """Train the move model (Bradley-Terry by MM) on the train split of GAMES."""
     _check_inputs(games)
-    from .movemodel import read_records, train
+    folder = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(folder):
+        raise click.BadParameter(f"no folder {folder} for the model", param_hint="--output")
+    from .movemodel import DEFAULT_DIAMOND_MIN_SEEN, DEFAULT_DIAMOND_PRIOR, read_records, train
     skipped = []
     model = train(read_records(games, skipped), size=size, max_games=max_games, min_seen=min_seen,
+                  diamond_min_seen=diamond_min_seen or DEFAULT_DIAMOND_MIN_SEEN,
+                  diamond_prior=DEFAULT_DIAMOND_PRIOR if diamond_prior is None else diamond_prior,
                   source=" ".join(games), log=lambda text: click.echo(text, err=True))
     model.metadata["unreadable_files"] = len(skipped)
     model.save(output)

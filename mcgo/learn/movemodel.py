@@ -44,6 +44,8 @@ from .split import TEST, TRAIN, game_key, split_of
 FORMAT = "mcgo-move-model"
 FORMAT_VERSION = 1
 DEFAULT_MIN_SEEN = 20       # a 3x3 pattern must be a candidate this often in training, else gamma 1
+DEFAULT_DIAMOND_MIN_SEEN = 20   # the same for a diamond
+DEFAULT_DIAMOND_PRIOR = 1.0     # virtual wins (and losses) of each diamond against a gamma of 1
 ARRAYS = ("pattern_codes", "pattern_log_gamma", "group_log_gamma", "diamond_codes",
           "diamond_log_gamma", "metadata")
 DIAMOND = NGROUPS           # the diamonds' column in the MM rows, after the key's groups
@@ -331,7 +333,8 @@ def _frequent(codes, counts, min_seen):
 
 
 def train(records, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.DEFAULT_PRIOR,
-          iterations=mm.DEFAULT_ITERATIONS, diamonds=True, source="", log=None):
+          iterations=mm.DEFAULT_ITERATIONS, diamonds=True, diamond_min_seen=DEFAULT_DIAMOND_MIN_SEEN,
+          diamond_prior=DEFAULT_DIAMOND_PRIOR, source="", log=None):
     """A :class:`MoveModel` trained on the train games of ``records`` (GameRecords of
     ``size``), stopped on the validation games. ``max_games`` caps the train games read."""
     canon = F.canonical_table()
@@ -355,8 +358,8 @@ def train(records, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.
     rows, counts, _, _ = train_set.arrays()
     boards = F.unpack_column(rows[:, 0], PASS_G) == 0
     pattern_codes = _frequent(F.unpack_column(rows[boards, 0], PATTERN), counts[boards], min_seen)
-    diamond_codes = np.union1d(_frequent(rows[boards, 1], counts[boards], min_seen),
-                               _frequent(rows[boards, 2], counts[boards], min_seen)) if diamonds \
+    diamond_codes = np.union1d(_frequent(rows[boards, 1], counts[boards], diamond_min_seen),
+                               _frequent(rows[boards, 2], counts[boards], diamond_min_seen)) if diamonds \
         else np.zeros(0, np.int64)
     del rows, counts, boards
     data = _rows(train_set, pattern_codes, diamond_codes)
@@ -371,7 +374,8 @@ def train(records, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.
             log(f"MM iteration {it}: train log-likelihood {tll:.4f}"
                 + ("" if vll is None else f", validation {vll:.4f}"))
 
-    gammas = mm.fit(data, sizes, validation, prior=prior, iterations=iterations, log=progress)
+    priors = [prior] * NGROUPS + [diamond_prior]
+    gammas = mm.fit(data, sizes, validation, prior=priors, iterations=iterations, log=progress)
     group_lg = np.zeros((NGROUPS, MAXVALUES))
     for g in range(1, NGROUPS):
         group_lg[g, :sizes[g]] = np.log(gammas[g])
@@ -380,8 +384,9 @@ def train(records, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.
         "board_size": size, "train_games": train_set.games, "train_positions": train_set.positions,
         "validation_games": valid_set.games, "validation_positions": valid_set.positions,
         "skipped_games": skipped, "min_seen": min_seen, "prior": prior,
+        "diamond_min_seen": diamond_min_seen, "diamond_prior": diamond_prior,
         "patterns": int(len(pattern_codes)), "diamonds": int(len(diamond_codes)),
-        "iterations": len(history),
+        "iterations_run": len(history),
         "train_log_likelihood": history[-1][1] if history else None,
         "validation_log_likelihood": max((h[2] for h in history if h[2] is not None), default=None),
         "commit": _commit(), "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
