@@ -148,16 +148,28 @@ def test_tactical_features_agree_with_sgfmill(positions):
     assert min(seen.values()) >= 10, seen
 
 
+def line_value(a, b):
+    """The line feature of a point on lines a <= b, counted along the definition's order
+    (1,1) (1,2) .. (1,6) (2,2) .. (2,6) (3,3) .. (4,6)."""
+    if a > 4:
+        return 0
+    order = [(x, y) for x in range(1, 5) for y in range(x, 7)]
+    return order.index((a, min(b, 6))) + 1
+
+
 def test_distances_and_lines_by_the_definition():
-    """d = dx + dy + max(dx, dy) (Coulom 2007), value min(d, 17) - 1; lines 1..4 then 0."""
+    """d = dx + dy + max(dx, dy) (Coulom 2007), value min(d, 17) - 1; the lines of the point."""
     board = mcgo.Board(19)
     board.play("D4")
     board.play("Q16")
     keys = F.position_keys(board, previous=board.point("D4"))
     cases = {  # move: (distance to Q16, to D4, line)
-        "R16": (2 - 1, 16, 3), "R17": (3 - 1, 16, 3), "O14": (6 - 1, 16, 0),
-        "E5": (16, 3 - 1, 0), "F5": (16, 5 - 1, 0), "A1": (16, 3 + 3 + 3 - 1, 1),
-        "T19": (3 + 3 + 3 - 1, 16, 1), "K10": (16, 16, 0), "B18": (16, 16, 2)}
+        "R16": (2 - 1, 16, line_value(3, 4)), "R17": (3 - 1, 16, line_value(3, 3)),
+        "O14": (6 - 1, 16, line_value(6, 6)), "E5": (16, 3 - 1, line_value(5, 5)),
+        "F5": (16, 5 - 1, line_value(5, 6)), "A1": (16, 3 + 3 + 3 - 1, line_value(1, 1)),
+        "T19": (3 + 3 + 3 - 1, 16, line_value(1, 1)), "K10": (16, 16, line_value(10, 10)),
+        "B18": (16, 16, line_value(2, 2)), "C10": (16, 1 + 6 + 6 - 1, line_value(3, 10)),
+        "D16": (16, 16, line_value(4, 4)), "A4": (16, 3 + 0 + 3 - 1, line_value(1, 4))}
     for vertex, (last, prev, line) in cases.items():
         v = F.unpack(keys[board.point(vertex)])
         assert (v["last_distance"], v["previous_distance"], v["line"]) == (last, prev, line), vertex

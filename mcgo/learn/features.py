@@ -23,7 +23,10 @@ Groups (version :data:`FEATURE_VERSION`), all seen from the side to move:
 ``last_distance``  distance to the last move, d = dx + dy + max(dx, dy) (Coulom's metric),
                    value min(d, 17) - 1 (1..16; the same point counts as adjacent); 0 when the last move was a pass or none.
 ``previous_distance``  the same to the move before the last.
-``line``           distance to the edge: 1..4 for the 1st to 4th line, 0 beyond.
+``line``           where the point is seen from the nearest corner: its two lines a <= b
+                   (1 for the 1st line), ``b`` capped at 6; 0 when a > 4 (the centre).
+                   Values 1..18 in the order (1,1) (1,2) .. (1,6) (2,2) .. (4,6): the 3-4
+                   and 4-4 points of the opening differ.
 ``pass``           1 for a pass, 2 for a pass answering a pass.
 =================  ========================================================================
 
@@ -44,8 +47,8 @@ code's unit: moves of a position with equal keys are interchangeable.
 ...     board.play(move)
 >>> keys = position_keys(board, previous=board.point("D4"))
 >>> values = unpack(keys[board.point("C5")])   # white's C5 (white to move) ataris nothing
->>> values["last_distance"], values["line"]
-(0, 3)
+>>> values["last_distance"], values["line"]       # C5: lines 3 and 5
+(0, 14)
 """
 
 import functools
@@ -56,28 +59,28 @@ from ..board.kernels import (BOARDSIZE, COLOR, EMPTY, HEAD, KO_POINT, LAST_MOVE,
                              OFFBOARD, PASS, SIZE, WIDTH, legal_moves)
 from ..board.symmetry import SYMMETRIES, images
 from ..jit import allocating_kernel, inline_kernel, kernel
-from ..tactics.geometry import edge_distance
 from ..tactics.liberties import liberties_after
 
-FEATURE_VERSION = 2
+FEATURE_VERSION = 3
 
 GROUPS = ("pattern", "capture", "escape", "self_atari", "atari", "last_distance",
           "previous_distance", "line", "pass")
 NGROUPS = len(GROUPS)
 PATTERN, CAPTURE, ESCAPE, SELF_ATARI, ATARI, LAST_DISTANCE, PREVIOUS_DISTANCE, LINE, PASS_G = range(NGROUPS)
 # Values per group (the pattern group's are the raw codes, counted separately).
-NVALUES = (0, 10, 5, 3, 5, 17, 17, 5, 3)
-MAXVALUES = 17
+NVALUES = (0, 10, 5, 3, 5, 17, 17, 19, 3)
+MAXVALUES = 19
 # Bit positions of the groups in a key, and their widths.
-SHIFTS = (0, 21, 25, 28, 30, 33, 38, 43, 46)
-WIDTHS = (21, 4, 3, 2, 3, 5, 5, 3, 2)
+SHIFTS = (0, 21, 25, 28, 30, 33, 38, 43, 48)
+WIDTHS = (21, 4, 3, 2, 3, 5, 5, 5, 2)
 
 # States of a neighbour in the 3x3 code.
 N_EMPTY, N_OWN, N_OWN_ATARI, N_OPP, N_OPP_ATARI, N_OFF = range(6)
 NSTATES = 6
 NCODES = NSTATES ** 8
 DISTANCE_CAP = 17
-LAST_LINE = 4
+LAST_LINE = 4       # the nearer line of a point beyond it: the centre, no line feature
+LINE_CAP = 6        # the farther line is capped here
 
 # Diamonds: offsets ordered by Manhattan distance, so the small diamond is a prefix.
 DIAMOND_RADIUS = 3
@@ -137,6 +140,20 @@ def _distance(p, q, w):
     dy = abs(p // w - q // w)
     d = max(dx + dy + max(dx, dy), 2)   # 0 when p refills the point q (its stone was taken)
     return min(d, DISTANCE_CAP) - 1
+
+
+@inline_kernel
+def line_value(p, w, size):
+    """The ``line`` feature of the point ``p`` (see the module docstring)."""
+    row = p // w - 1
+    col = p % w - 1
+    lr = min(row, size - 1 - row) + 1
+    lc = min(col, size - 1 - col) + 1
+    a = min(lr, lc)
+    b = min(max(lr, lc), LINE_CAP)
+    if a > LAST_LINE:
+        return 0
+    return (a - 1) * (LINE_CAP + 1) - (a - 1) * a // 2 + (b - a) + 1
 
 
 @kernel
@@ -248,8 +265,7 @@ def move_values(pts, info, p, color, last, previous, vals):
         vals[ATARI] = atari + (2 if info[KO_POINT] != PASS else 0)
     vals[LAST_DISTANCE] = _distance(p, last, w)
     vals[PREVIOUS_DISTANCE] = _distance(p, previous, w)
-    line = edge_distance(p, w, size) + 1
-    vals[LINE] = line if line <= LAST_LINE else 0
+    vals[LINE] = line_value(p, w, size)
 
 
 @kernel
