@@ -23,6 +23,7 @@ baseline's top-k exactly ``k / n``.
 import json
 import math
 import os
+import time
 
 import click
 import numpy as np
@@ -75,6 +76,10 @@ def evaluate(model, records, size=19, moves=(1, None), split=TEST):
     total = _Tally()
     phases = {phase_name(p): _Tally() for p in PHASES}
     games = 0
+    seconds = 0.0               # CPU time in the scorer (with its Python call): the speed figure
+    from ..board import Board
+    warm = Board(size)
+    model.scores(warm.pts, warm.info, warm.to_move)      # load the kernel before timing it
     for record, part in split_records(records, size):
         if split is not None and part != split:
             continue
@@ -84,7 +89,9 @@ def evaluate(model, records, size=19, moves=(1, None), split=TEST):
                 continue
             if point == PASS:
                 continue
+            started = time.process_time()
             legal, scores = model.scores(pts, info, color, previous)
+            seconds += time.process_time() - started
             where = np.flatnonzero(legal == point)
             if len(where) == 0:
                 continue
@@ -100,6 +107,7 @@ def evaluate(model, records, size=19, moves=(1, None), split=TEST):
                 if p[0] <= number and (p[1] is None or number <= p[1]):
                     phases[phase_name(p)].add(log_p, hits, n)
     return {"games": games, "all": total.as_dict(),
+            "score_us_per_position": 1e6 * seconds / max(total.positions, 1),
             "phases": {name: t.as_dict() for name, t in phases.items()}}
 
 
@@ -107,7 +115,9 @@ def format_table(table):
     """The table as text, seed 003's Table 2 layout (one line per phase)."""
     head = (f"{'moves':>8} {'positions':>9} {'mean log p':>10} {'geo mean':>9} "
             + " ".join(f"{'top' + str(t):>6}" for t in TOPS) + "   random: geo mean, top1")
-    lines = [f"{table['games']} games", head]
+    lines = [f"{table['games']} games; scoring all legal moves took "
+             f"{table['score_us_per_position']:.1f} us of CPU a position (with the Python call)",
+             head]
     rows = [("all", table["all"])] + list(table["phases"].items())
     for name, r in rows:
         lines.append(f"{name:>8} {r['positions']:>9} {r['mean_log_p']:>10.3f} "
