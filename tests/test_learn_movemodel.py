@@ -315,7 +315,12 @@ def test_model_file_round_trip_and_bad_files(small_model, tmp_path):
         M.load(cut)
     other = tmp_path / "other.npz"
     np.savez(other, x=np.zeros(3))
-    with pytest.raises(M.ModelError, match="missing"):
+    with pytest.raises(M.ModelError, match="no metadata"):
+        M.load(other)
+    z = dict(np.load(path))
+    del z["diamond_codes"]
+    np.savez(other, **z)
+    with pytest.raises(M.ModelError, match="missing diamond_codes"):
         M.load(other)
     for change, message in (({"format": "something"}, "format"), ({"version": 99}, "version")):
         z = dict(np.load(path))

@@ -194,10 +194,9 @@ def load(path):
         raise ModelError(f"{path}: no such model file")
     try:
         with np.load(path, allow_pickle=False) as z:
-            missing = [a for a in ARRAYS if a not in z.files]
-            if missing:
-                raise ModelError(f"{path}: not a move model (missing {', '.join(missing)})")
-            arrays = {a: z[a] for a in ARRAYS}
+            if "metadata" not in z.files:
+                raise ModelError(f"{path}: not a move model (no metadata)")
+            arrays = {a: z[a] for a in ARRAYS if a in z.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
         if isinstance(e, ModelError):
             raise
@@ -206,11 +205,15 @@ def load(path):
         meta = json.loads(str(arrays["metadata"]))
     except ValueError:
         raise ModelError(f"{path}: metadata is not JSON") from None
-    if meta.get("format") != FORMAT:
-        raise ModelError(f"{path}: format {meta.get('format')!r}, expected {FORMAT!r}")
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ModelError(f"{path}: format {meta.get('format') if isinstance(meta, dict) else None!r}"
+                         f", expected {FORMAT!r}")
     if meta.get("version") != FORMAT_VERSION or meta.get("feature_version") != F.FEATURE_VERSION:
         raise ModelError(f"{path}: version {meta.get('version')}/features {meta.get('feature_version')}"
                          f", this mcgo reads {FORMAT_VERSION}/{F.FEATURE_VERSION}")
+    missing = [a for a in ARRAYS if a not in arrays]
+    if missing:
+        raise ModelError(f"{path}: not a move model (missing {', '.join(missing)})")
     codes, plg, glg = arrays["pattern_codes"], arrays["pattern_log_gamma"], arrays["group_log_gamma"]
     dcodes, dlg = arrays["diamond_codes"], arrays["diamond_log_gamma"]
     if (codes.ndim != 1 or plg.shape != codes.shape or glg.shape != (NGROUPS, MAXVALUES)
