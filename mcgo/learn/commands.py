@@ -14,7 +14,7 @@ def learn():
 def register():
     """Attach the subcommands (their modules import their heavy parts lazily)."""
     # One line per subcommand module:
-    from . import evaluate; learn.add_command(evaluate.moves_command); learn.add_command(evaluate.evaluate_command)  # noqa: E702
+    from . import evaluate; evaluate.register(learn)  # noqa: E702 (mcgo learn moves, evaluate)
 
 
 register()

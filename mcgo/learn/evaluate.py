@@ -205,3 +205,9 @@ def evaluate_command(model, games, move_range, size, part, as_json):
                      split=None if part == "all" else part)
     table["model"] = model
     click.echo(json.dumps(table, indent=1) if as_json else format_table(table))
+
+
+def register(group):
+    """Attach ``moves`` and ``evaluate`` to the ``mcgo learn`` group."""
+    group.add_command(moves_command)
+    group.add_command(evaluate_command)
