@@ -28,9 +28,8 @@ import time
 import click
 import numpy as np
 
-from .split import TEST
-
-PASS = 0    # mcgo.board.kernels.PASS (the kernels are imported only when a command runs)
+PASS = 0        # mcgo.board.kernels.PASS: nothing of the board or Numba is imported before a
+TEST = "test"   # command runs (mcgo.learn.split.TEST), so ``mcgo --help`` stays fast
 
 TOPS = (1, 5, 10, 20, 30)
 PHASES = ((1, 20), (21, 50), (51, 100), (101, 200), (201, None), (80, 83))
