@@ -44,7 +44,7 @@ from .split import TEST, TRAIN, game_key, split_of
 FORMAT = "mcgo-move-model"
 FORMAT_VERSION = 1
 DEFAULT_MIN_SEEN = 20       # a 3x3 pattern must be a candidate this often in training, else gamma 1
-DEFAULT_DIAMOND_MIN_SEEN = 100  # the same for a diamond (20 overfits: validation log-likelihood -3.064 against -3.054 at 100)
+DEFAULT_DIAMOND_MIN_SEEN = 100  # the same for a diamond (20 overfits: validation -3.064 against -3.054)
 DEFAULT_DIAMOND_PRIOR = 1.0     # virtual wins (and losses) of each diamond against a gamma of 1
 ARRAYS = ("pattern_codes", "pattern_log_gamma", "group_log_gamma", "diamond_codes",
           "diamond_log_gamma", "metadata")
