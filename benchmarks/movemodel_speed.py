@@ -59,7 +59,8 @@ def search(model, games):
             start = time.process_time()
             result = s.run(board, playouts=playouts)
             rate = result.simulations / (time.process_time() - start)
-            print(f"search {name}, {'model priors' if m else 'no model'}: {rate:.0f} simulations per CPU second")
+            label = "model priors" if m else "no model"
+            print(f"search {name}, {label}: {rate:.0f} simulations per CPU second")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ Groups (version :data:`FEATURE_VERSION`), all seen from the side to move:
 ``atari``          the move takes an opponent chain to one liberty: 1 + 2*(a ko is open)
                    + (the chain has 2+ stones), values 1..4.
 ``last_distance``  distance to the last move, d = dx + dy + max(dx, dy) (Coulom's metric),
-                   value min(d, 17) - 1 (1..16; the same point counts as adjacent); 0 when the last move was a pass or none.
+                   value min(d, 17) - 1 (1..16; the same point as 1); 0 after a pass or none.
 ``previous_distance``  the same to the move before the last.
 ``line``           where the point is seen from the nearest corner: its two lines a <= b
                    (1 for the 1st line), ``b`` capped at 6; 0 when a > 4 (the centre).

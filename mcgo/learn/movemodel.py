@@ -8,8 +8,14 @@ The model file is a NumPy ``.npz``: ``pattern_codes`` (the canonical 3x3 codes k
 ``pattern_log_gamma``, ``group_log_gamma`` (``NGROUPS x MAXVALUES``; row 0 unused),
 ``diamond_codes`` (canonical diamond content codes kept, small ones tagged, sorted),
 ``diamond_log_gamma`` (a move uses its large diamond's gamma if kept, else its small one's,
-else 1) and ``metadata`` (JSON text: format name and version, feature version, training data, split,
-games, positions, commit, date, validation metrics). :func:`load` checks all of it.
+else 1) and ``metadata`` (JSON text: format name and version, feature version, training data,
+split, games, positions, commit, date, validation metrics). :func:`load` checks all of it.
+
+Training and measuring (the goban professional games; see ``mcgo learn evaluate``)::
+
+    mcgo learn moves data/goban-original-games/usr/share/goban/ -o goban-moves.npz
+    mcgo learn evaluate goban-moves.npz data/goban-original-games/usr/share/goban/ --moves 80-83
+    mcgo gtp --model goban-moves.npz          # the tree's priors from the model
 
 Playing: :func:`score_moves` writes the log-gamma of every legal move of a position (and of
 pass, last) from two tables, the 3x3 one indexed by the raw code (symmetries folded in at
@@ -134,7 +140,8 @@ class MoveModel:
         self.diamond_log_gamma = np.asarray(diamond_log_gamma, dtype=np.float64)
         # The diamond table: every orientation of every kept diamond -> its log-gamma.
         small = (self.diamond_codes & SMALL_DIAMOND_TAG) != 0
-        orbits = [F.diamond_orbit(self.diamond_codes[m], bool(flag)) for flag, m in ((True, small), (False, ~small))]
+        orbits = [F.diamond_orbit(self.diamond_codes[m], flag)
+                  for flag, m in ((True, small), (False, ~small))]
         codes = np.concatenate([o.ravel() for o in orbits])
         values = np.concatenate([np.repeat(self.diamond_log_gamma[m], F.SYMMETRIES) for m in (small, ~small)])
         slots = 1 << max(4, int(2 * max(len(codes), 1) - 1).bit_length())
@@ -354,7 +361,8 @@ def train(records, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.
             skipped += 1
             if log:
                 log(f"skipped {record.source or '<record>'}: {e}")
-        if max_games is not None and train_set.games >= max_games and valid_set.games >= max(1, max_games // 8):
+        if max_games is not None and train_set.games >= max_games \
+                and valid_set.games >= max(1, max_games // 8):
             break
     if train_set.positions == 0:
         raise ValueError("no training positions (no train-split games of this size?)")
@@ -392,7 +400,8 @@ def train(records, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.
         "iterations_run": len(history),
         "train_log_likelihood": history[-1][1] if history else None,
         "validation_log_likelihood": max((h[2] for h in history if h[2] is not None), default=None),
-        "commit": _commit(), "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "commit": _commit(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "feature_groups": list(F.GROUPS),
     }
     return MoveModel(pattern_codes, np.log(gammas[0][1:]), group_lg, diamond_codes,
