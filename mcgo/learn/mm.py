@@ -89,7 +89,10 @@ def fit(data, sizes, validation=None, prior=DEFAULT_PRIOR, iterations=DEFAULT_IT
             gamma = np.exp(lg[g])
             teammates = np.bincount(column, weights=strength / gamma[column] / total[data.positions],
                                     minlength=sizes[g])
-            new = (wins[g] + priors[g]) / (teammates + 2 * priors[g] / (gamma + 1))
+            denominator = teammates + 2 * priors[g] / (gamma + 1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                new = (wins[g] + priors[g]) / denominator
+            new[denominator == 0] = gamma[denominator == 0]   # never a candidate, no prior: keep
             new[0] = 1.0                       # "absent" stays at 1
             with np.errstate(divide="ignore"):
                 new_lg = np.log(new)
