@@ -188,7 +188,9 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
                    "19x19 one).")
 @click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
               help="The case-base bonus applies to moves 1 to N.")
-def gtp(quiet, casebase, casebase_moves, **engine_settings):
+@click.option("--model", "model_file", default="none", show_default=True, metavar="FILE|none",
+              help="Learned move model (mcgo learn moves) for the tree's priors.")
+def gtp(quiet, casebase, casebase_moves, model_file, **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -202,10 +204,17 @@ def gtp(quiet, casebase, casebase_moves, **engine_settings):
         if not os.path.isfile(casebase):
             raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
         advisor = make_opening_advisor(casebase, casebase_moves, quiet)
+    model = None
+    if model_file != "none":
+        from .learn.movemodel import ModelError, load
+        try:
+            model = load(model_file)
+        except ModelError as e:
+            raise click.BadParameter(str(e), param_hint="--model") from None
 
     def start_engine():
         engine = make_engine(default_size=options.DEFAULT_GTP_SIZE, verbose=not quiet,
-                             **engine_settings)
+                             model=model, **engine_settings)
         engine.opening_advisor = advisor if casebase != "default" else \
             make_opening_advisor(casebase, casebase_moves, quiet)
         engine.warm_up()

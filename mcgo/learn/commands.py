@@ -13,10 +13,11 @@ def learn():
 
 def register():
     """Attach the subcommands (their modules import their heavy parts lazily)."""
+    from .evaluate import evaluate_command, moves_command
     from .extract import extract_command
     from .patterns_command import patterns
 
-    for command in (extract_command, patterns):
+    for command in (extract_command, patterns, moves_command, evaluate_command):
         learn.add_command(command)
 
 

@@ -27,8 +27,8 @@ from ..playout.dispatch import run_playout
 from ..playout.scoring import add_owner, black_win_value
 from ..tactics.eyes import is_true_eye
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_POLICY,
-                      P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES, P_VIRTUAL_LOSS)
-from .priors import set_priors
+                      P_MODEL_PRIOR, P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES, P_VIRTUAL_LOSS)
+from .priors import set_model_priors, set_priors
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT, MOVE,
                    NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS, PRIOR_WINS, REFUSED, ROOT,
                    VISITS, WINS)
@@ -48,10 +48,11 @@ def clear_node(ints, floats, n, move, parent):
 
 
 @kernel
-def expand(ints, floats, state, params, node, pts, info, pat3, rng):
+def expand(ints, floats, state, params, node, pts, info, pat3, rng, model):
     """Give ``node`` (whose position is ``pts, info``) one child per legal move and pass, in
-    random order, with priors if the preset uses them, in this thread's region of the pool.
-    False when the region is full."""
+    random order, with priors if the preset uses them (and the learned model's when
+    ``params[P_MODEL_PRIOR]`` is set; ``model``: its tables, see ``Search``), in this
+    thread's region of the pool. False when the region is full."""
     n_empty = info[NEMPTY]
     first = state[NEXT_FREE]
     if first + n_empty + 1 > state[LIMIT]:
@@ -77,6 +78,13 @@ def expand(ints, floats, state, params, node, pts, info, pat3, rng):
         tmp = ints[MOVE, first + i]
         ints[MOVE, first + i] = ints[MOVE, first + j]
         ints[MOVE, first + j] = tmp
+    if params[P_MODEL_PRIOR] != 0.0:
+        parent = ints[PARENT, node]
+        previous = ints[MOVE, parent] if node != state[ROOT] and parent >= 0 else -1
+        pattern_lg, group_lg, diamond_keys, diamond_lg, vals = model
+        set_model_priors(ints[MOVE], floats, first, count, pts, info, color, previous,
+                         params[P_MODEL_PRIOR], pattern_lg, group_lg, diamond_keys, diamond_lg,
+                         vals)
     if params[P_PRIORS] != 0.0:
         set_priors(ints[MOVE], floats, first, count, pts, info, pat3, color)
     state[NEXT_FREE] = first + count
@@ -169,7 +177,7 @@ def backup(ints, floats, params, path, depth, root_to_move, black_result, record
 
 @kernel
 def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, scratch,
-                  owner, record, amaf_color, path, rng, owner_sum):
+                  owner, record, amaf_color, path, rng, owner_sum, model):
     """One simulation: descend from the root by ``select_child``, expand the leaf when it
     has enough visits, play out, back the result up. Returns the playout's length."""
     copy_position(pts0, info0, pts, info)
@@ -186,7 +194,7 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
             # This simulation's own virtual loss is not a visit yet.
             if node != root and floats[VISITS, node] - virtual_loss < expand_after:
                 break
-            if not expand(ints, floats, state, params, node, pts, info, pat3, rng):
+            if not expand(ints, floats, state, params, node, pts, info, pat3, rng, model):
                 break
         child = select_child(ints, floats, params, node)
         if child < 0:
@@ -217,21 +225,21 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
 
 @kernel
 def run_simulations(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, scratch,
-                    owner, record, amaf_color, path, rng, owner_sum, n):
+                    owner, record, amaf_color, path, rng, owner_sum, n, model):
     """``n`` simulations from the root position ``(pts0, info0)``; returns the moves played
     in the playouts (for rates)."""
     moves = 0
     for _ in range(n):
         moves += simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info,
-                               scratch, owner, record, amaf_color, path, rng, owner_sum)
+                               scratch, owner, record, amaf_color, path, rng, owner_sum, model)
     return moves
 
 
 @kernel
-def expand_root(ints, floats, state, params, pts0, info0, pts, info, pat3, rng):
+def expand_root(ints, floats, state, params, pts0, info0, pts, info, pat3, rng, model):
     """Make sure the root has children (the Python side then hides superko moves)."""
     root = state[ROOT]
     if ints[NUM_CHILDREN, root] > 0:
         return True
     copy_position(pts0, info0, pts, info)
-    return expand(ints, floats, state, params, root, pts, info, pat3, rng)
+    return expand(ints, floats, state, params, root, pts, info, pat3, rng, model)

@@ -28,7 +28,8 @@ P_POLICY = 6          # playout policy number (mcgo.playout.dispatch)
 P_SKIP_EYES = 7       # 1: never search filling one's own true eye
 P_FIRST_PLAY = 8      # value of an unvisited child without priors
 P_VIRTUAL_LOSS = 9    # visits without wins put on a path while a thread plays it out
-NPARAMS = 10
+P_MODEL_PRIOR = 10    # virtual visits of the learned move model's prior (0: no model)
+NPARAMS = 11
 
 THESIS_EXPLORATION = math.sqrt(1.0 / 5.0)  # eq. 8.1: sqrt(ln(parent plays) / (5 * plays))
 
@@ -71,4 +72,5 @@ def parameter_vector(preset, komi, policy, shared_tree=False, **overrides):
     params[P_SKIP_EYES] = s["skip_eyes"]
     params[P_FIRST_PLAY] = s["first_play"]
     params[P_VIRTUAL_LOSS] = s["virtual_loss"] if shared_tree else 0.0
+    params[P_MODEL_PRIOR] = s.get("model_prior", 0.0)
     return params

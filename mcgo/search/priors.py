@@ -6,10 +6,19 @@ the pattern playout follows then add virtual wins (a capture, an escape from ata
 losses (a self-atari, the 1st or 2nd line in an empty area, an early pass). The real
 playouts soon outweigh them; they only decide which moves the search looks at first. The
 rules themselves live in :mod:`mcgo.tactics`, shared with the playouts.
+
+With a learned move model (:mod:`mcgo.learn.movemodel`, ``mcgo gtp --model FILE``), each new
+child first gets ``strength`` virtual visits (:data:`MODEL_PRIOR_VISITS` by default) with
+``strength * P(move) / P(best move)`` virtual wins, the progressive-bias idea as virtual
+playouts: the model's favourite looks like a sure win at first, a move it finds a hundred
+times less likely like a loss; the hand-written priors come on top.
 """
+
+import math
 
 from ..board.kernels import BOARDSIZE, LAST_MOVE, NEMPTY, PASS, WIDTH
 from ..jit import kernel
+from ..learn.movemodel import move_log_gamma
 from ..playout.pattern_policy import neighbourhood_code
 from ..tactics.atari import capture_or_escape, is_capture, is_self_atari
 from ..tactics.geometry import FIRST_GOOD_LINE, edge_distance, in_empty_area, is_good_line, is_next_to
@@ -24,6 +33,7 @@ PRIOR_GOOD_LINE = 10.0      # 3rd/4th line point in an empty area
 PRIOR_BAD_LINE = 10.0       # 1st/2nd line point in an empty area (losses)
 PRIOR_PASS = 20.0           # virtual losses of a pass while the board is still open
 OPEN_BOARD_FRACTION = 4     # "open": more than a quarter of the points empty
+MODEL_PRIOR_VISITS = 20.0   # virtual visits of the model's prior (mcgo gtp --model)
 
 
 @kernel
@@ -64,3 +74,23 @@ def set_priors(ints_moves, floats, first, count, pts, info, pat3, color):
                 add_prior(floats, c, PRIOR_BAD_LINE, 0.0)
             elif is_good_line(line):
                 add_prior(floats, c, PRIOR_GOOD_LINE, PRIOR_GOOD_LINE)
+
+
+@kernel
+def set_model_priors(ints_moves, floats, first, count, pts, info, color, previous, strength,
+                     pattern_lg, group_lg, diamond_keys, diamond_lg, vals):
+    """The learned model's prior of the ``count`` new children from column ``first``:
+    ``strength`` virtual visits, ``strength * P(move) / P(best)`` virtual wins. Call it before
+    :func:`set_priors` (it uses the children's PRIOR_WINS as scratch)."""
+    last = info[LAST_MOVE]
+    best = -1e300
+    for c in range(first, first + count):
+        lg = move_log_gamma(pts, info, ints_moves[c], color, last, previous, pattern_lg,
+                            group_lg, diamond_keys, diamond_lg, vals)
+        floats[PRIOR_WINS, c] = lg
+        if lg > best:
+            best = lg
+    for c in range(first, first + count):
+        ratio = math.exp(floats[PRIOR_WINS, c] - best)
+        floats[PRIOR_WINS, c] = 0.0
+        add_prior(floats, c, strength, strength * ratio)

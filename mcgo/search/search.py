@@ -37,7 +37,8 @@ from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.fill_policy import SCRATCH_ROWS
 from ..stats import wilson_interval
 from . import kernels
-from .presets import STRONG, THESIS_EXPLORATION, parameter_vector, settings
+from .presets import P_MODEL_PRIOR, STRONG, THESIS_EXPLORATION, parameter_vector, settings
+from .priors import MODEL_PRIOR_VISITS
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
                    VISITS, WINS, Tree, capacity_for)
 
@@ -111,11 +112,24 @@ class SearchResult:
         return self.simulations / self.seconds if self.seconds else float("nan")
 
 
+def model_tables(model):
+    """The arrays the tree kernels read of a learned move model (placeholders for None), and
+    the thread's scratch row."""
+    from ..learn.features import MAXVALUES, NGROUPS
+    vals = np.zeros(NGROUPS, dtype=np.int32)
+    if model is None:
+        return (np.zeros(1), np.zeros((NGROUPS, MAXVALUES)), np.full(1, -1, dtype=np.int64),
+                np.zeros(1), vals)
+    return (model.pattern_table, model.group_log_gamma, model.diamond_keys, model.diamond_table,
+            vals)
+
+
 class Worker:
     """One thread's work arrays, and the tree and region of it where the thread allocates."""
 
-    def __init__(self, size, tree, region, seed):
+    def __init__(self, size, tree, region, seed, model=None):
         w = size + 2
+        self.model = model_tables(model)
         self.tree = tree
         self.state = tree.state[region]
         self.pts = np.zeros((NFIELDS, w * w), dtype=np.int32)
@@ -136,7 +150,7 @@ class Worker:
                                         board.root_info,
                                         board.zob, shape_table(), self.pts, self.info,
                                         self.scratch, self.owner, self.record, self.amaf,
-                                        self.path, self.rng, self.owner_sum, n)
+                                        self.path, self.rng, self.owner_sum, n, self.model)
         self.simulations += n
         self.moves += moves
 
@@ -145,7 +159,8 @@ class Search:
     """A UCT searcher for one engine: keeps its trees between moves (``strong``)."""
 
     def __init__(self, preset=STRONG, policy="auto", threads=1, seed=0,
-                 max_memory_mb=DEFAULT_MEMORY_MB, parallel=DEFAULT_PARALLEL, **overrides):
+                 max_memory_mb=DEFAULT_MEMORY_MB, parallel=DEFAULT_PARALLEL, model=None,
+                 **overrides):
         if parallel not in PARALLEL_MODES:
             raise ValueError(f"unknown parallel mode {parallel!r}; choose from "
                              f"{', '.join(PARALLEL_MODES)}")
@@ -153,6 +168,7 @@ class Search:
         self.settings = settings(preset)
         self.settings.update(overrides)
         self.overrides = overrides
+        self.model = model          # a mcgo.learn.movemodel.MoveModel for the tree's priors, or None
         self.policy = policy
         self.policy_number = policy_id(policy)
         self.threads = max(1, int(threads))
@@ -190,9 +206,9 @@ class Search:
         seeds = [thread_seed(self.seed, i) for i in range(self.threads)]
         if self.shared_tree:
             tree = Tree(capacity_for(self.max_memory_mb), regions=self.threads)
-            return [Worker(size, tree, i, seeds[i]) for i in range(self.threads)]
+            return [Worker(size, tree, i, seeds[i], self.model) for i in range(self.threads)]
         capacity = capacity_for(self.max_memory_mb / self.threads)
-        return [Worker(size, Tree(capacity), 0, seeds[i]) for i in range(self.threads)]
+        return [Worker(size, Tree(capacity), 0, seeds[i], self.model) for i in range(self.threads)]
 
     def _prepare(self, board):
         key = (board.size, board.komi)
@@ -241,7 +257,7 @@ class Search:
         """Expand each root, hide moves the real game forbids, set the bonus."""
         for t, w in zip(self.trees, self.workers):
             kernels.expand_root(t.ints, t.floats, w.state, params, board.pts, board.root_info,
-                                w.pts, w.info, shape_table(), w.rng)
+                                w.pts, w.info, shape_table(), w.rng, w.model)
             for c in t.children(t.root):
                 move = int(t.ints[MOVE, c])
                 t.ints[BLOCKED, c] = move != PASS and board.legality(move) is not None
@@ -258,6 +274,8 @@ class Search:
             raise ValueError("a search needs playouts, seconds or a stop event")
         params = parameter_vector(self.preset, board.komi, self.policy_number,
                                   shared_tree=self.shared_tree, **self.overrides)
+        if self.model is not None and "model_prior" not in self.overrides:
+            params[P_MODEL_PRIOR] = MODEL_PRIOR_VISITS
         if root_bonus is not None:
             root_bonus = np.asarray(root_bonus, dtype=np.float64)
             if root_bonus.shape != (board.pts.shape[1],):

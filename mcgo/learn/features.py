@@ -1,0 +1,389 @@
+"""Features of a move for the learned move model (Coulom 2007, "Computing Elo Ratings of Move
+Patterns in the Game of Go"): each legal move gets one small value per feature *group*; value 0
+means "the feature is absent" and has a gamma of 1.
+
+Groups (version :data:`FEATURE_VERSION`), all seen from the side to move:
+
+=================  ========================================================================
+``pattern``        the 3x3 neighbourhood: each of the 8 points empty, own stone, own stone in
+                   atari, opponent stone, opponent in atari, or off the board (6 states, raw
+                   code ``sum state_k * 6**k``); canonical under the 8 symmetries (the
+                   smallest raw code of the 8 images, :func:`canonical_table`). Colours are
+                   relative to the mover, so the code is the same for either colour.
+``capture``        the move captures: 3 kinds (1: a captured chain touches an own chain in
+                   atari, the capture saves it; 2: it captures the chain of the last move;
+                   3: other) x 3 sizes (1, 2-3, 4+ stones captured), values 1..9.
+``escape``         the move extends an own chain in atari to 2+ liberties: (the last move
+                   touches the chain, i.e. the last move made the atari: 1-2; else 3-4) x
+                   (chain of 1 stone, 2+ stones).
+``self_atari``     the move leaves its own chain with one liberty and captures nothing:
+                   1: a single stone, 2: two or more stones.
+``atari``          the move takes an opponent chain to one liberty: 1 + 2*(a ko is open)
+                   + (the chain has 2+ stones), values 1..4.
+``last_distance``  distance to the last move, d = dx + dy + max(dx, dy) (Coulom's metric),
+                   value min(d, 17) - 1 (1..16; the same point as 1); 0 after a pass or none.
+``previous_distance``  the same to the move before the last.
+``line``           where the point is seen from the nearest corner: its two lines a <= b
+                   (1 for the 1st line), ``b`` capped at 6; 0 when a > 4 (the centre).
+                   Values 1..18 in the order (1,1) (1,2) .. (1,6) (2,2) .. (4,6): the 3-4
+                   and 4-4 points of the opening differ.
+``pass``           1 for a pass, 2 for a pass answering a pass.
+=================  ========================================================================
+
+and, outside the key, the *diamond* patterns (larger shapes, as Coulom's and Pachi's
+patterns): the points at Manhattan distance 1..3 of the move (24 points; the inner 12 at
+distance 1..2 make the small diamond), each empty, own, opponent or off the board (2 bits,
+no atari), as an exact 48-bit *content code* ``sum state_k << 2k``, canonical under the 8
+symmetries (the smallest image). The small diamond's code is tagged with
+:data:`SMALL_DIAMOND_TAG`. The model uses the largest diamond it knows (see
+:mod:`.movemodel`).
+
+The features of one move are packed into one int64 *key* (:data:`SHIFTS`), the training
+code's unit: moves of a position with equal keys are interchangeable.
+
+>>> import mcgo
+>>> board = mcgo.Board(19)
+>>> for move in ["D4", "D5", "pass"]:
+...     board.play(move)
+>>> keys = position_keys(board, previous=board.point("D4"))
+>>> values = unpack(keys[board.point("C5")])   # white's C5 (white to move) ataris nothing
+>>> values["last_distance"], values["line"]       # C5: lines 3 and 5
+(0, 14)
+"""
+
+import functools
+
+import numpy as np
+
+from ..board.kernels import (BOARDSIZE, COLOR, EMPTY, HEAD, KO_POINT, LAST_MOVE, LIBS, NEXT,
+                             OFFBOARD, PASS, SIZE, WIDTH, legal_moves)
+from ..board.symmetry import SYMMETRIES, images
+from ..jit import allocating_kernel, inline_kernel, kernel
+from ..tactics.liberties import liberties_after
+
+FEATURE_VERSION = 3
+
+GROUPS = ("pattern", "capture", "escape", "self_atari", "atari", "last_distance",
+          "previous_distance", "line", "pass")
+NGROUPS = len(GROUPS)
+PATTERN, CAPTURE, ESCAPE, SELF_ATARI, ATARI, LAST_DISTANCE, PREVIOUS_DISTANCE, LINE, PASS_G = range(NGROUPS)
+# Values per group (the pattern group's are the raw codes, counted separately).
+NVALUES = (0, 10, 5, 3, 5, 17, 17, 19, 3)
+MAXVALUES = 19
+# Bit positions of the groups in a key, and their widths.
+SHIFTS = (0, 21, 25, 28, 30, 33, 38, 43, 48)
+WIDTHS = (21, 4, 3, 2, 3, 5, 5, 5, 2)
+
+# States of a neighbour in the 3x3 code.
+N_EMPTY, N_OWN, N_OWN_ATARI, N_OPP, N_OPP_ATARI, N_OFF = range(6)
+NSTATES = 6
+NCODES = NSTATES ** 8
+DISTANCE_CAP = 17
+LAST_LINE = 4       # the nearer line of a point beyond it: the centre, no line feature
+LINE_CAP = 6        # the farther line is capped here
+
+# Diamonds: offsets ordered by Manhattan distance, so the small diamond is a prefix.
+DIAMOND_RADIUS = 3
+DIAMOND_POINTS = 24
+SMALL_DIAMOND_POINTS = 12
+SMALL_DIAMOND_TAG = np.int64(1) << 60
+D_EMPTY, D_OWN, D_OPP, D_OFF = range(4)
+
+
+def _diamond_offsets():
+    """int64 arrays (8, 24): (dy, dx) of diamond point k under symmetry s (mcgo.board.symmetry
+    on a 7x7 board centred on the move)."""
+    r = DIAMOND_RADIUS
+    base = sorted(((dy, dx) for dy in range(-r, r + 1) for dx in range(-r, r + 1)
+                   if 0 < abs(dy) + abs(dx) <= r), key=lambda o: (abs(o[0]) + abs(o[1]), o))
+    side = 2 * r + 1
+    table = images(side)
+    dy = np.zeros((SYMMETRIES, len(base)), dtype=np.int64)
+    dx = np.zeros((SYMMETRIES, len(base)), dtype=np.int64)
+    for s in range(SYMMETRIES):
+        for k, (a, b) in enumerate(base):
+            row, col = divmod(int(table[s][(a + r) * side + b + r]), side)
+            dy[s, k], dx[s, k] = row - r, col - r
+    return dy, dx
+
+
+DIAMOND_DY, DIAMOND_DX = _diamond_offsets()
+
+
+@functools.lru_cache(maxsize=None)
+def canonical_table():
+    """int32 array of :data:`NCODES`: the canonical code (smallest of the 8 symmetric images)
+    of every raw 3x3 code. Neighbour ``k`` (0..7) is the k-th of the 3x3 grid in row-major
+    order without the centre, so the board's symmetries of a 3x3 board move it."""
+    grid = [i for i in range(9) if i != 4]        # neighbour k -> 3x3 grid index
+    slot = {g: k for k, g in enumerate(grid)}
+    codes = np.arange(NCODES, dtype=np.int64)
+    digits = [(codes // NSTATES ** k) % NSTATES for k in range(8)]
+    best = None
+    table = images(3)
+    for s in range(SYMMETRIES):
+        image = np.zeros(NCODES, dtype=np.int64)
+        for k in range(8):
+            image += digits[k] * NSTATES ** slot[int(table[s][grid[k]])]
+        best = image if best is None else np.minimum(best, image)
+    out = best.astype(np.int32)
+    out.setflags(write=False)
+    return out
+
+
+@inline_kernel
+def _distance(p, q, w):
+    """Coulom's distance d = dx + dy + max(dx, dy), as a feature value (0 if q is no point)."""
+    if q <= 0:
+        return 0
+    dx = abs(p % w - q % w)
+    dy = abs(p // w - q // w)
+    d = max(dx + dy + max(dx, dy), 2)   # 0 when p refills the point q (its stone was taken)
+    return min(d, DISTANCE_CAP) - 1
+
+
+@inline_kernel
+def line_value(p, w, size):
+    """The ``line`` feature of the point ``p`` (see the module docstring)."""
+    row = p // w - 1
+    col = p % w - 1
+    lr = min(row, size - 1 - row) + 1
+    lc = min(col, size - 1 - col) + 1
+    a = min(lr, lc)
+    b = min(max(lr, lc), LINE_CAP)
+    if a > LAST_LINE:
+        return 0
+    return (a - 1) * (LINE_CAP + 1) - (a - 1) * a // 2 + (b - a) + 1
+
+
+@kernel
+def _touches_atari(pts, w, head, color):
+    """True when a stone of chain ``head`` touches a chain of ``color`` in atari."""
+    s = head
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if pts[COLOR, q] == color and pts[LIBS, pts[HEAD, q]] == 1:
+                return True
+        s = pts[NEXT, s]
+        if s == head:
+            return False
+
+
+@kernel
+def _touches_point(pts, w, head, p):
+    """True when a stone of chain ``head`` is next to the point ``p``."""
+    s = head
+    while True:
+        if s - 1 == p or s + 1 == p or s - w == p or s + w == p:
+            return True
+        s = pts[NEXT, s]
+        if s == head:
+            return False
+
+
+@kernel
+def move_values(pts, info, p, color, last, previous, vals):
+    """Write the feature values of ``color`` playing the legal move ``p`` into ``vals``
+    (int32, :data:`NGROUPS`); ``vals[PATTERN]`` is the *raw* 3x3 code (map it with
+    :func:`canonical_table`). ``last``/``previous``: the last two moves (PASS or -1: none)."""
+    for g in range(NGROUPS):
+        vals[g] = 0
+    if p == PASS:
+        vals[PASS_G] = 2 if last == PASS else 1
+        return
+    w = info[WIDTH]
+    size = info[BOARDSIZE]
+    opp = 3 - color
+    # The 3x3 code.
+    code = 0
+    mult = 1
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dy == 0 and dx == 0:
+                continue
+            q = p + dy * w + dx
+            c = pts[COLOR, q]
+            if c == EMPTY:
+                state = N_EMPTY
+            elif c == OFFBOARD:
+                state = N_OFF
+            else:
+                atari = pts[LIBS, pts[HEAD, q]] == 1
+                if c == color:
+                    state = N_OWN_ATARI if atari else N_OWN
+                else:
+                    state = N_OPP_ATARI if atari else N_OPP
+            code += state * mult
+            mult *= NSTATES
+    vals[PATTERN] = code
+    # Captures, ataris and escapes, over the distinct neighbouring chains.
+    captured = 0
+    kind = 3
+    escape = 0
+    atari = 0
+    h1 = -1
+    h2 = -1
+    h3 = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        c = pts[COLOR, q]
+        if c != color and c != opp:
+            continue
+        h = pts[HEAD, q]
+        if h == h1 or h == h2 or h == h3:
+            continue
+        if h1 < 0:
+            h1 = h
+        elif h2 < 0:
+            h2 = h
+        else:
+            h3 = h
+        libs = pts[LIBS, h]
+        if c == opp:
+            if libs == 1:
+                captured += pts[SIZE, h]
+                if _touches_atari(pts, w, h, color):
+                    kind = 1
+                elif kind > 2 and last > 0 and pts[HEAD, last] == h and pts[COLOR, last] == opp:
+                    kind = 2
+            elif libs == 2:
+                big = 1 if pts[SIZE, h] >= 2 else 0
+                atari = max(atari, 1 + big)
+        elif libs == 1:
+            by_last = last > 0 and _touches_point(pts, w, h, last)
+            value = (1 if by_last else 3) + (1 if pts[SIZE, h] >= 2 else 0)
+            if escape == 0 or value < escape:
+                escape = value
+    if captured > 0:
+        bucket = 0 if captured == 1 else (1 if captured <= 3 else 2)
+        vals[CAPTURE] = (kind - 1) * 3 + bucket + 1
+    libs_after, stones = liberties_after(pts, w, p, color)
+    if escape > 0 and libs_after >= 2:
+        vals[ESCAPE] = escape
+    if libs_after < 2:
+        vals[SELF_ATARI] = 1 if stones == 1 else 2
+    if atari > 0:
+        vals[ATARI] = atari + (2 if info[KO_POINT] != PASS else 0)
+    vals[LAST_DISTANCE] = _distance(p, last, w)
+    vals[PREVIOUS_DISTANCE] = _distance(p, previous, w)
+    vals[LINE] = line_value(p, w, size)
+
+
+@kernel
+def diamond_codes(pts, info, p, color, s):
+    """(small, large) content codes of the diamonds around ``p`` seen from ``color``, in the
+    orientation of symmetry ``s`` (0: as on the board). The small one carries its tag."""
+    w = info[WIDTH]
+    size = info[BOARDSIZE]
+    row = p // w
+    col = p % w
+    near_edge = row <= DIAMOND_RADIUS or col <= DIAMOND_RADIUS or \
+        row > size - DIAMOND_RADIUS or col > size - DIAMOND_RADIUS
+    code = np.int64(0)
+    small = np.int64(0)
+    for k in range(DIAMOND_POINTS):
+        r = row + DIAMOND_DY[s, k]
+        c = col + DIAMOND_DX[s, k]
+        if near_edge and (r < 1 or r > size or c < 1 or c > size):
+            state = D_OFF
+        else:
+            x = pts[COLOR, r * w + c]
+            state = D_EMPTY if x == EMPTY else (D_OWN if x == color else D_OPP)
+        code |= np.int64(state) << (2 * k)
+        if k == SMALL_DIAMOND_POINTS - 1:
+            small = code
+    return small | SMALL_DIAMOND_TAG, code
+
+
+@kernel
+def canonical_diamonds(pts, info, p, color):
+    """The canonical (small, large) diamond codes of ``p``: the smallest over the 8 symmetries."""
+    best_small, best = diamond_codes(pts, info, p, color, 0)
+    for s in range(1, SYMMETRIES):
+        small, code = diamond_codes(pts, info, p, color, s)
+        best_small = min(best_small, small)
+        best = min(best, code)
+    return best_small, best
+
+
+def diamond_orbit(codes, small):
+    """The 8 images (int64 array (n, 8)) of canonical diamond content codes: the codes the
+    scorer meets on the board. ``small``: the codes are small diamonds (tagged)."""
+    codes = np.asarray(codes, dtype=np.int64)
+    npoints = SMALL_DIAMOND_POINTS if small else DIAMOND_POINTS
+    bare = codes & ~SMALL_DIAMOND_TAG if small else codes
+    digits = [(bare >> (2 * k)) & 3 for k in range(npoints)]
+    base = [(int(DIAMOND_DY[0, k]), int(DIAMOND_DX[0, k])) for k in range(npoints)]
+    index = {o: k for k, o in enumerate(base)}
+    out = np.zeros((len(codes), SYMMETRIES), dtype=np.int64)
+    for s in range(SYMMETRIES):
+        # diamond_codes(s) reads point k of the image from offset (DY[s,k], DX[s,k]) of the
+        # board; a canonical code taken with symmetry t is read back with its inverse.
+        image = np.zeros(len(codes), dtype=np.int64)
+        for k in range(npoints):
+            j = index[(int(DIAMOND_DY[s, k]), int(DIAMOND_DX[s, k]))]
+            image |= digits[j] << (2 * k)
+        out[:, s] = image | (SMALL_DIAMOND_TAG if small else 0)
+    return out
+
+
+@kernel
+def pack(vals, canon):
+    """The int64 key of the feature values ``vals`` (raw pattern code made canonical)."""
+    key = np.int64(0)
+    for g in range(NGROUPS):
+        v = vals[g]
+        if g == PATTERN:
+            v = canon[v]
+        key |= np.int64(v) << SHIFTS[g]
+    return key
+
+
+@kernel
+def candidate_keys(pts, info, color, previous, canon, moves, keys, smalls, larges, vals):
+    """Every legal move of ``color`` (pass last) into ``moves``, its key into ``keys`` and its
+    canonical diamonds into ``smalls`` and ``larges`` (0 for pass); returns how many.
+    ``vals``: int32 scratch of :data:`NGROUPS`."""
+    n = legal_moves(pts, info, color, moves)
+    moves[n] = PASS
+    last = info[LAST_MOVE]
+    for i in range(n + 1):
+        move_values(pts, info, moves[i], color, last, previous, vals)
+        keys[i] = pack(vals, canon)
+        if i < n:
+            smalls[i], larges[i] = canonical_diamonds(pts, info, moves[i], color)
+        else:
+            smalls[i] = 0
+            larges[i] = 0
+    return n + 1
+
+
+def unpack(key):
+    """The feature values of a key, as ``{group: value}``."""
+    key = int(key)
+    return {g: (key >> SHIFTS[i]) & ((1 << WIDTHS[i]) - 1) for i, g in enumerate(GROUPS)}
+
+
+def unpack_column(keys, group):
+    """The values of one group for an array of keys."""
+    g = GROUPS.index(group) if isinstance(group, str) else group
+    return ((keys >> SHIFTS[g]) & ((1 << WIDTHS[g]) - 1)).astype(np.int32)
+
+
+def position_keys(board, color=None, previous=-1):
+    """``{point: key}`` of every legal move (pass included) of a :class:`mcgo.Board`;
+    ``previous`` is the move before the last one (-1: none)."""
+    color = board.to_move if color is None else color
+    n = board.size * board.size + 1
+    moves = np.zeros(n, dtype=np.int32)
+    keys, smalls, larges = (np.zeros(n, dtype=np.int64) for _ in range(3))
+    n = candidate_keys(board.pts, board.info, color, previous, canonical_table(), moves, keys,
+                       smalls, larges, np.zeros(NGROUPS, dtype=np.int32))
+    return {int(moves[i]): int(keys[i]) for i in range(n)}
+
+
+@allocating_kernel
+def raw_code_of(pts, info, p, color):
+    """The raw 3x3 code of ``p`` (for tests)."""
+    vals = np.zeros(NGROUPS, dtype=np.int32)
+    move_values(pts, info, p, color, -1, -1, vals)
+    return vals[PATTERN]

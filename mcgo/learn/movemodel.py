@@ -1,0 +1,439 @@
+"""The learned move model: training from game records, the model file, and the Numba scorer.
+
+``P(move) = gamma(move) / sum over legal moves (and pass) of gamma``, where a move's gamma is
+the product of the gammas of its features (:mod:`.features`), fitted by MM (:mod:`.mm`) on
+the positions of the *train* games (:mod:`.split`), stopped on the validation games.
+
+The model file is a NumPy ``.npz``: ``pattern_codes`` (the canonical 3x3 codes kept, sorted),
+``pattern_log_gamma``, ``group_log_gamma`` (``NGROUPS x MAXVALUES``; row 0 unused),
+``diamond_codes`` (canonical diamond content codes kept, small ones tagged, sorted),
+``diamond_log_gamma`` (a move uses its large diamond's gamma if kept, else its small one's,
+else 1) and ``metadata`` (JSON text: format name and version, feature version, training data,
+split, games, positions, commit, date, validation metrics). :func:`load` checks all of it.
+
+Training and measuring (the goban professional games; see ``mcgo learn evaluate``)::
+
+    mcgo learn moves data/goban-original-games/usr/share/goban/ -o goban-moves.npz
+    mcgo learn evaluate goban-moves.npz data/goban-original-games/usr/share/goban/ --moves 80-83
+    mcgo gtp --model goban-moves.npz          # the tree's priors from the model
+
+Playing: :func:`score_moves` writes the log-gamma of every legal move of a position (and of
+pass, last) from two tables, the 3x3 one indexed by the raw code (symmetries folded in at
+load time), in a few tens of microseconds on 19x19.
+
+>>> import mcgo
+>>> model = MoveModel.uniform()
+>>> board = mcgo.Board(9)
+>>> probs = model.probabilities(board)
+>>> len(probs), round(sum(probs.values()), 6)
+(82, 1.0)
+"""
+
+import datetime
+import json
+import pathlib
+import subprocess
+import zipfile
+
+import numpy as np
+
+from ..board import kernels as K
+from ..board.kernels import LAST_MOVE, PASS, legal_moves
+from ..jit import allocating_kernel, inline_kernel, kernel
+from ..sgf import replay
+from . import features as F
+from . import mm
+from .features import (MAXVALUES, NCODES, NGROUPS, PASS_G, PATTERN, SMALL_DIAMOND_TAG, candidate_keys,
+                       diamond_codes, move_values)
+from .split import TEST, TRAIN, game_key, split_of
+
+FORMAT = "mcgo-move-model"
+FORMAT_VERSION = 1
+DEFAULT_MIN_SEEN = 20       # a 3x3 pattern must be a candidate this often in training, else gamma 1
+DEFAULT_DIAMOND_MIN_SEEN = 100  # the same for a diamond (20 overfits: validation -3.064 against -3.054)
+DEFAULT_DIAMOND_PRIOR = 1.0     # virtual wins (and losses) of each diamond against a gamma of 1
+ARRAYS = ("pattern_codes", "pattern_log_gamma", "group_log_gamma", "diamond_codes",
+          "diamond_log_gamma", "metadata")
+DIAMOND = NGROUPS           # the diamonds' column in the MM rows, after the key's groups
+NO_KEY = -1                 # an empty slot of the diamond hash table
+HASH_MULTIPLIER = -7046029254386353131     # 0x9E3779B97F4A7C15 as int64 (Fibonacci hashing)
+
+
+class ModelError(ValueError):
+    """A model file that cannot be used, with the reason."""
+
+
+# ----------------------------------------------------------------------------- scoring
+@kernel
+def _find(table_keys, code):
+    """The slot of ``code`` in the open-addressing table, or -1."""
+    mask = table_keys.shape[0] - 1
+    i = ((code * HASH_MULTIPLIER) >> 20) & mask
+    while True:
+        k = table_keys[i]
+        if k == code:
+            return i
+        if k == NO_KEY:
+            return -1
+        i = (i + 1) & mask
+
+
+@allocating_kernel
+def _hash_table(codes, values, slots):
+    keys = np.full(slots, NO_KEY, dtype=np.int64)
+    out = np.zeros(slots, dtype=np.float64)
+    mask = slots - 1
+    for j in range(codes.shape[0]):
+        code = codes[j]
+        i = ((code * HASH_MULTIPLIER) >> 20) & mask
+        while keys[i] != NO_KEY and keys[i] != code:
+            i = (i + 1) & mask
+        keys[i] = code
+        out[i] = values[j]
+    return keys, out
+
+
+@inline_kernel
+def move_log_gamma(pts, info, p, color, last, previous, pattern_lg, group_lg, diamond_keys,
+                   diamond_lg, vals):
+    """The log-gamma of ``color`` playing the legal move ``p`` (PASS included); ``last``,
+    ``previous``: the last two moves (PASS or -1: none); ``vals``: int32 scratch of NGROUPS."""
+    move_values(pts, info, p, color, last, previous, vals)
+    s = 0.0
+    if p != PASS:
+        s = pattern_lg[vals[PATTERN]]
+        small, large = diamond_codes(pts, info, p, color, 0)
+        j = _find(diamond_keys, large)
+        if j < 0:
+            j = _find(diamond_keys, small)
+        if j >= 0:
+            s += diamond_lg[j]
+    for g in range(1, NGROUPS):
+        s += group_lg[g, vals[g]]
+    return s
+
+
+@kernel
+def score_moves(pts, info, color, previous, pattern_lg, group_lg, diamond_keys, diamond_lg,
+                moves, scores, vals):
+    """Every legal move of ``color`` (pass last) into ``moves``, its log-gamma into ``scores``;
+    returns how many. ``previous``: the move before the last (-1: none); ``vals``: int32
+    scratch of NGROUPS."""
+    n = legal_moves(pts, info, color, moves)
+    moves[n] = PASS
+    last = info[LAST_MOVE]
+    for i in range(n + 1):
+        scores[i] = move_log_gamma(pts, info, moves[i], color, last, previous, pattern_lg,
+                                   group_lg, diamond_keys, diamond_lg, vals)
+    return n + 1
+
+
+class MoveModel:
+    """Gammas of the move features, and the tables the scorer reads."""
+
+    def __init__(self, pattern_codes, pattern_log_gamma, group_log_gamma, diamond_codes=(),
+                 diamond_log_gamma=(), metadata=None):
+        self.pattern_codes = np.asarray(pattern_codes, dtype=np.int32)
+        self.pattern_log_gamma = np.asarray(pattern_log_gamma, dtype=np.float64)
+        self.group_log_gamma = np.asarray(group_log_gamma, dtype=np.float64)
+        self.diamond_codes = np.asarray(diamond_codes, dtype=np.int64)
+        self.diamond_log_gamma = np.asarray(diamond_log_gamma, dtype=np.float64)
+        # The diamond table: every orientation of every kept diamond -> its log-gamma.
+        small = (self.diamond_codes & SMALL_DIAMOND_TAG) != 0
+        orbits = [F.diamond_orbit(self.diamond_codes[m], flag)
+                  for flag, m in ((True, small), (False, ~small))]
+        codes = np.concatenate([o.ravel() for o in orbits])
+        values = np.concatenate([np.repeat(self.diamond_log_gamma[m], F.SYMMETRIES) for m in (small, ~small)])
+        slots = 1 << max(4, int(2 * max(len(codes), 1) - 1).bit_length())
+        self.diamond_keys, self.diamond_table = _hash_table(codes, values, slots)
+        self.metadata = dict(metadata or {})
+        # The raw-code table: every raw 3x3 code maps to its canonical code's log-gamma.
+        canon = F.canonical_table()
+        table = np.zeros(NCODES, dtype=np.float64)
+        if len(self.pattern_codes):
+            i = np.clip(np.searchsorted(self.pattern_codes, canon), 0, len(self.pattern_codes) - 1)
+            hit = self.pattern_codes[i] == canon
+            table[hit] = self.pattern_log_gamma[i[hit]]
+        self.pattern_table = table
+        self._vals = np.zeros(NGROUPS, dtype=np.int32)
+
+    @classmethod
+    def uniform(cls):
+        """All gammas 1: every legal move (and pass) equally likely."""
+        return cls(np.zeros(0, np.int32), np.zeros(0), np.zeros((NGROUPS, MAXVALUES)),
+                   metadata={"format": FORMAT, "version": FORMAT_VERSION, "name": "uniform"})
+
+    # ------------------------------------------------------------------ playing
+    def scores(self, pts, info, color, previous=-1):
+        """(moves, log-gammas) of every legal move (pass last), from the Numba scorer."""
+        size = int(info[K.BOARDSIZE])
+        moves = np.zeros(size * size + 1, dtype=np.int32)
+        scores = np.zeros(size * size + 1, dtype=np.float64)
+        n = score_moves(pts, info, color, previous, self.pattern_table, self.group_log_gamma,
+                        self.diamond_keys, self.diamond_table, moves, scores, self._vals)
+        return moves[:n], scores[:n]
+
+    def probabilities(self, board, color=None, previous=-1):
+        """``{point: probability}`` of every legal move (pass included) of a Board."""
+        color = board.to_move if color is None else color
+        moves, scores = self.scores(board.pts, board.info, color, previous)
+        p = np.exp(scores - scores.max())
+        p /= p.sum()
+        return {int(m): float(x) for m, x in zip(moves, p)}
+
+    # ------------------------------------------------------------------ files
+    def save(self, path):
+        meta = dict(self.metadata, format=FORMAT, version=FORMAT_VERSION,
+                    feature_version=F.FEATURE_VERSION)
+        with open(path, "wb") as f:
+            np.savez_compressed(f, pattern_codes=self.pattern_codes,
+                                pattern_log_gamma=self.pattern_log_gamma,
+                                group_log_gamma=self.group_log_gamma,
+                                diamond_codes=self.diamond_codes,
+                                diamond_log_gamma=self.diamond_log_gamma,
+                                metadata=np.array(json.dumps(meta, sort_keys=True)))
+
+
+def load(path):
+    """The :class:`MoveModel` of a file; raises :class:`ModelError` saying what is wrong."""
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise ModelError(f"{path}: no such model file")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if "metadata" not in z.files:
+                raise ModelError(f"{path}: not a move model (no metadata)")
+            arrays = {a: z[a] for a in ARRAYS if a in z.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        if isinstance(e, ModelError):
+            raise
+        raise ModelError(f"{path}: not a readable .npz move model ({e})") from None
+    try:
+        meta = json.loads(str(arrays["metadata"]))
+    except ValueError:
+        raise ModelError(f"{path}: metadata is not JSON") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ModelError(f"{path}: format {meta.get('format') if isinstance(meta, dict) else None!r}"
+                         f", expected {FORMAT!r}")
+    if meta.get("version") != FORMAT_VERSION or meta.get("feature_version") != F.FEATURE_VERSION:
+        raise ModelError(f"{path}: version {meta.get('version')}/features {meta.get('feature_version')}"
+                         f", this mcgo reads {FORMAT_VERSION}/{F.FEATURE_VERSION}")
+    missing = [a for a in ARRAYS if a not in arrays]
+    if missing:
+        raise ModelError(f"{path}: not a move model (missing {', '.join(missing)})")
+    codes, plg, glg = arrays["pattern_codes"], arrays["pattern_log_gamma"], arrays["group_log_gamma"]
+    dcodes, dlg = arrays["diamond_codes"], arrays["diamond_log_gamma"]
+    if (codes.ndim != 1 or plg.shape != codes.shape or glg.shape != (NGROUPS, MAXVALUES)
+            or dcodes.ndim != 1 or dlg.shape != dcodes.shape or dcodes.dtype != np.int64
+            or not all(np.all(np.isfinite(a)) for a in (plg, glg, dlg))
+            or np.any(np.diff(codes) <= 0) or np.any(np.diff(dcodes) <= 0)
+            or (len(codes) and (codes.min() < 0 or codes.max() >= NCODES))):
+        raise ModelError(f"{path}: arrays of the wrong shape or values")
+    return MoveModel(codes, plg, glg, dcodes, dlg, meta)
+
+
+# ----------------------------------------------------------------------------- training data
+def game_states(record):
+    """Yield ``(move_number, pts, info, color, point, previous)`` just before every move of a
+    game (1-based numbers, passes included; ``previous``: the move before the last, -1: none).
+    The arrays are the live position: read them before asking for the next move. Stops at the
+    first move the board refuses (simple ko, no superko) or at a mid-game set-up."""
+    if any(n > 0 for n in record.setups):
+        return
+    board = replay(record, max_moves=0)
+    pts, info, zob = board.pts.copy(), board.info.copy(), board.zob
+    previous = -1
+    for number, (color, point) in enumerate(record.moves, 1):
+        if K.legality(pts, info, point, color) != K.LEGAL:
+            return
+        yield number, pts, info, color, point, previous
+        previous = int(info[LAST_MOVE])
+        K.play_legal(pts, info, zob, point, color)
+
+
+def game_positions(record, canon=None):
+    """Yield ``(move_number, features, index of the move played)`` for every move of a game
+    (see :func:`game_states`); ``features``: int64 (n, 3), the key and the canonical small
+    and large diamonds of each candidate."""
+    canon = F.canonical_table() if canon is None else canon
+    cells = record.size * record.size + 1
+    moves = np.zeros(cells, dtype=np.int32)
+    out = np.zeros((3, cells), dtype=np.int64)
+    vals = np.zeros(NGROUPS, dtype=np.int32)
+    for number, pts, info, color, point, previous in game_states(record):
+        n = candidate_keys(pts, info, color, previous, canon, moves, out[0], out[1], out[2], vals)
+        where = np.flatnonzero(moves[:n] == point)
+        if len(where) == 0:
+            return
+        yield number, out[:, :n].T.copy(), int(where[0])
+
+
+def split_records(records, size=19):
+    """Yield ``(record, split)`` for the games of ``size`` (others skipped)."""
+    for record in records:
+        if record.size != size:
+            continue
+        yield record, split_of(game_key(record))
+
+
+class Samples:
+    """The positions of some games as de-duplicated feature keys: the rows of MM."""
+
+    def __init__(self):
+        self._keys, self._counts, self._winners = [], [], []
+        self.games = 0
+        self.positions = 0
+
+    def add_game(self, record, canon=None, moves=None):
+        """Add the positions of a game (``moves``: (first, last) move numbers to keep)."""
+        added = 0
+        for number, rows, played in game_positions(record, canon):
+            if moves is not None and not moves[0] <= number <= moves[1]:
+                continue
+            unique, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+            inverse = inverse.reshape(-1)
+            self._keys.append(unique)
+            self._counts.append(counts.astype(np.int32))
+            self._winners.append(int(inverse[played]))
+            added += 1
+        self.games += added > 0
+        self.positions += added
+
+    def arrays(self):
+        """(features (R, 3), counts, positions, winner rows) over all positions."""
+        if not self._keys:
+            return (np.zeros((0, 3), np.int64), np.zeros(0, np.int32), np.zeros(0, np.int64),
+                    np.zeros(0, np.int64))
+        lengths = np.array([len(k) for k in self._keys])
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        positions = np.repeat(np.arange(len(lengths)), lengths)
+        return (np.concatenate(self._keys), np.concatenate(self._counts), positions,
+                starts + np.array(self._winners))
+
+
+def _rows(samples, pattern_codes, diamond_codes):
+    """The MM rows of ``samples``: patterns numbered 1..K by ``pattern_codes``, diamonds by
+    ``diamond_codes`` (the large one if kept, else the small one; 0: none)."""
+    rows, counts, positions, winners = samples.arrays()
+    keys = rows[:, 0]
+    boards = F.unpack_column(keys, PASS_G) == 0
+    values = np.zeros((len(keys), NGROUPS + 1), dtype=np.int32)
+    values[:, PATTERN] = _index_of(pattern_codes, F.unpack_column(keys, PATTERN), boards)
+    for g in range(1, NGROUPS):
+        values[:, g] = F.unpack_column(keys, g)
+    large = _index_of(diamond_codes, rows[:, 2], boards)
+    small = _index_of(diamond_codes, rows[:, 1], boards)
+    values[:, DIAMOND] = np.where(large > 0, large, small)
+    return mm.Rows(values, counts.astype(np.float64), positions, winners)
+
+
+def _index_of(kept, codes, where):
+    """1 + the index of each code in the sorted array ``kept`` (0: not kept or not ``where``)."""
+    if len(kept) == 0:
+        return np.zeros(len(codes), dtype=np.int32)
+    i = np.clip(np.searchsorted(kept, codes), 0, len(kept) - 1)
+    return np.where((kept[i] == codes) & where, i + 1, 0).astype(np.int32)
+
+
+def _frequent(codes, counts, min_seen):
+    """The sorted distinct codes whose counts add up to ``min_seen`` or more."""
+    unique, inverse = np.unique(codes, return_inverse=True)
+    seen = np.bincount(inverse.reshape(-1), weights=counts)
+    return unique[seen >= min_seen]
+
+
+def train(records, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.DEFAULT_PRIOR,
+          iterations=mm.DEFAULT_ITERATIONS, diamonds=True, diamond_min_seen=DEFAULT_DIAMOND_MIN_SEEN,
+          diamond_prior=DEFAULT_DIAMOND_PRIOR, source="", log=None):
+    """A :class:`MoveModel` trained on the train games of ``records`` (GameRecords of
+    ``size``), stopped on the validation games. ``max_games`` caps the train games read."""
+    canon = F.canonical_table()
+    train_set, valid_set = Samples(), Samples()
+    skipped = 0
+    for record, part in split_records(records, size):
+        if part == TEST:
+            continue
+        if part == TRAIN and max_games is not None and train_set.games >= max_games:
+            continue
+        try:
+            (train_set if part == TRAIN else valid_set).add_game(record, canon)
+        except Exception as e:   # a record the board refuses at its set-up
+            skipped += 1
+            if log:
+                log(f"skipped {record.source or '<record>'}: {e}")
+        if max_games is not None and train_set.games >= max_games \
+                and valid_set.games >= max(1, max_games // 8):
+            break
+    if train_set.positions == 0:
+        raise ValueError("no training positions (no train-split games of this size?)")
+    rows, counts, _, _ = train_set.arrays()
+    boards = F.unpack_column(rows[:, 0], PASS_G) == 0
+    pattern_codes = _frequent(F.unpack_column(rows[boards, 0], PATTERN), counts[boards], min_seen)
+    diamond_codes = np.union1d(_frequent(rows[boards, 1], counts[boards], diamond_min_seen),
+                               _frequent(rows[boards, 2], counts[boards], diamond_min_seen)) if diamonds \
+        else np.zeros(0, np.int64)
+    del rows, counts, boards
+    data = _rows(train_set, pattern_codes, diamond_codes)
+    validation = _rows(valid_set, pattern_codes, diamond_codes) if valid_set.positions else None
+    sizes = [len(pattern_codes) + 1] + [F.NVALUES[g] for g in range(1, NGROUPS)] \
+        + [len(diamond_codes) + 1]
+    history = []
+
+    def progress(it, tll, vll):
+        history.append((it, tll, vll))
+        if log:
+            log(f"MM iteration {it}: train log-likelihood {tll:.4f}"
+                + ("" if vll is None else f", validation {vll:.4f}"))
+
+    priors = [prior] * NGROUPS + [diamond_prior]
+    gammas = mm.fit(data, sizes, validation, prior=priors, iterations=iterations, log=progress)
+    group_lg = np.zeros((NGROUPS, MAXVALUES))
+    for g in range(1, NGROUPS):
+        group_lg[g, :sizes[g]] = np.log(gammas[g])
+    meta = {
+        "training_data": source, "split": "train (stopped on validation), mcgo.learn.split",
+        "board_size": size, "train_games": train_set.games, "train_positions": train_set.positions,
+        "validation_games": valid_set.games, "validation_positions": valid_set.positions,
+        "skipped_games": skipped, "min_seen": min_seen, "prior": prior,
+        "diamond_min_seen": diamond_min_seen, "diamond_prior": diamond_prior,
+        "patterns": int(len(pattern_codes)), "diamonds": int(len(diamond_codes)),
+        "iterations_run": len(history),
+        "train_log_likelihood": history[-1][1] if history else None,
+        "validation_log_likelihood": max((h[2] for h in history if h[2] is not None), default=None),
+        "commit": _commit(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "feature_groups": list(F.GROUPS),
+    }
+    return MoveModel(pattern_codes, np.log(gammas[0][1:]), group_lg, diamond_codes,
+                     np.log(gammas[DIAMOND][1:]), meta)
+
+
+def _commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                              cwd=pathlib.Path(__file__).parent, timeout=5).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def read_records(paths, skipped=None):
+    """Yield the GameRecords of SGF files, folders and ``.tar.gz`` archives (as
+    ``mcgo build-casebase`` reads them); what cannot be read is appended to ``skipped`` as
+    ``(name, reason)``."""
+    from ..casebase.build import input_files, iter_inputs
+    from ..sgf import SgfError, read_games
+    files, _ = input_files(paths)
+    for name, data, error, _ in iter_inputs(files):
+        if name is None:
+            continue
+        if data is None:
+            if skipped is not None:
+                skipped.append((name, error))
+            continue
+        for item in read_games(data, errors="yield"):
+            if isinstance(item, SgfError):
+                if skipped is not None:
+                    skipped.append((name, item.reason if hasattr(item, "reason") else str(item)))
+                continue
+            item.source = item.source or name
+            yield item

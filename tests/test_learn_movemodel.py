@@ -1,0 +1,389 @@
+"""The learned move model: features against sgfmill and hand-worked boards, the 3x3 code's
+invariance, MM against a known generating distribution, prediction above the uniform baseline
+on held-back professional games, the model file, and the Numba scorer against the training
+code's NumPy path."""
+
+import itertools
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from sgfmill import boards
+
+import mcgo
+from mcgo import sgf
+from mcgo.board import coords
+from mcgo.board import kernels as K
+from mcgo.board.symmetry import map_point
+from mcgo.cli import main
+from mcgo.learn import features as F
+from mcgo.learn import mm
+from mcgo.learn import movemodel as M
+from mcgo.learn.evaluate import evaluate
+from mcgo.learn.split import TEST
+
+SGF_COLOR = {mcgo.BLACK: "b", mcgo.WHITE: "w"}
+PRO_GAMES = 6
+PRO_MOVE_NUMBERS = (40, 100, 160, 220)
+SMALL_TRAINING_GAMES = 20
+
+
+# ----------------------------------------------------------------------------- positions
+def pro_positions(goban_games_dir):
+    """(board, previous move) of a few professional games at several move numbers."""
+    games = sorted(goban_games_dir.glob("*.sgf"))
+    out = []
+    for path in games[::len(games) // PRO_GAMES][:PRO_GAMES]:
+        record = sgf.read_game(path)
+        for n in PRO_MOVE_NUMBERS:
+            if n >= len(record.moves):
+                continue
+            try:
+                board = sgf.replay(record, max_moves=n, superko=False)
+            except sgf.SgfError:
+                continue
+            out.append((board, record.moves[n - 2][1]))
+    return out
+
+
+def random_positions(count=6, plies=220, seed=5):
+    """Boards after random legal moves (many captures, ataris and self-ataris)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        board = mcgo.Board(13, superko=False)
+        previous = -1
+        for _ in range(plies):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            previous = board.last_move if board.moves else -1
+            board.play(int(rng.choice(moves)))
+        out.append((board, previous))
+    return out
+
+
+@pytest.fixture(scope="module")
+def positions(goban_games_dir):
+    return pro_positions(goban_games_dir) + random_positions()
+
+
+def sgfmill_board(board):
+    ref = boards.Board(board.size)
+    for color in (mcgo.BLACK, mcgo.WHITE):
+        for p in board.stones(color):
+            ref.play(*coords.row_col(p, board.size), SGF_COLOR[color])
+    return ref
+
+
+def group_at(ref, size, row, col):
+    """(stones, liberties) of sgfmill's chain at (row, col)."""
+    colour = ref.get(row, col)
+    stack, chain, libs = [(row, col)], {(row, col)}, set()
+    while stack:
+        r, c = stack.pop()
+        for a, b in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if 0 <= a < size and 0 <= b < size:
+                here = ref.get(a, b)
+                if here is None:
+                    libs.add((a, b))
+                elif here == colour and (a, b) not in chain:
+                    chain.add((a, b))
+                    stack.append((a, b))
+    return chain, libs
+
+
+def neighbours(size, row, col):
+    return [(a, b) for a, b in ((row + 1, col), (row - 1, col), (row, col + 1), (row, col - 1))
+            if 0 <= a < size and 0 <= b < size]
+
+
+# ----------------------------------------------------------------------------- features
+def test_tactical_features_agree_with_sgfmill(positions):
+    """Capture, self-atari, escape and atari as sgfmill's board sees them after the move."""
+    seen = {"capture": 0, "self_atari": 0, "escape": 0, "atari": 0}
+    for board, previous in positions:
+        size, color = board.size, board.to_move
+        ref = sgfmill_board(board)
+        mine, theirs = SGF_COLOR[color], SGF_COLOR[3 - color]
+        keys = F.position_keys(board, previous=previous)
+        for p, key in keys.items():
+            if p == K.PASS:
+                continue
+            v = F.unpack(key)
+            row, col = coords.row_col(p, size)
+            adjacent = neighbours(size, row, col)
+            before = {}
+            for a, b in adjacent:
+                if ref.get(a, b) is not None:
+                    before[(a, b)] = group_at(ref, size, a, b)
+            after = ref.copy()
+            after.play(row, col, mine)
+            captured = sum(1 for c, _ in ref.list_occupied_points() if c == theirs) \
+                - sum(1 for c, _ in after.list_occupied_points() if c == theirs)
+            chain, libs = group_at(after, size, row, col)
+            # capture: stones removed, in the size bucket
+            assert (v["capture"] > 0) == (captured > 0), (coords.to_gtp(p, size), v)
+            if captured:
+                bucket = 0 if captured == 1 else (1 if captured <= 3 else 2)
+                assert (v["capture"] - 1) % 3 == bucket
+                seen["capture"] += 1
+            # self-atari: one liberty left, nothing captured; value 1 for a lone stone
+            self_atari = captured == 0 and len(libs) == 1
+            assert (v["self_atari"] > 0) == self_atari, (coords.to_gtp(p, size), v)
+            if self_atari:
+                assert (v["self_atari"] == 1) == (len(chain) == 1)
+                seen["self_atari"] += 1
+            # escape: an own chain next to p was in atari and now has 2+ liberties (or a capture)
+            in_atari = any(ref.get(*q) == mine and len(before[q][1]) == 1 for q in before)
+            escape = in_atari and (captured > 0 or len(libs) >= 2)
+            assert (v["escape"] > 0) == escape, (coords.to_gtp(p, size), v)
+            seen["escape"] += escape
+            # atari: an opponent chain next to p had two liberties and now has one
+            atari = any(ref.get(*q) == theirs and len(before[q][1]) == 2 for q in before)
+            assert (v["atari"] > 0) == atari, (coords.to_gtp(p, size), v)
+            seen["atari"] += atari
+    assert min(seen.values()) >= 10, seen
+
+
+def line_value(a, b):
+    """The line feature of a point on lines a <= b, counted along the definition's order
+    (1,1) (1,2) .. (1,6) (2,2) .. (2,6) (3,3) .. (4,6)."""
+    if a > 4:
+        return 0
+    order = [(x, y) for x in range(1, 5) for y in range(x, 7)]
+    return order.index((a, min(b, 6))) + 1
+
+
+def test_distances_and_lines_by_the_definition():
+    """d = dx + dy + max(dx, dy) (Coulom 2007), value min(d, 17) - 1; the lines of the point."""
+    board = mcgo.Board(19)
+    board.play("D4")
+    board.play("Q16")
+    keys = F.position_keys(board, previous=board.point("D4"))
+    cases = {  # move: (distance to Q16, to D4, line)
+        "R16": (2 - 1, 16, line_value(3, 4)), "R17": (3 - 1, 16, line_value(3, 3)),
+        "O14": (6 - 1, 16, line_value(6, 6)), "E5": (16, 3 - 1, line_value(5, 5)),
+        "F5": (16, 5 - 1, line_value(5, 6)), "A1": (16, 3 + 3 + 3 - 1, line_value(1, 1)),
+        "T19": (3 + 3 + 3 - 1, 16, line_value(1, 1)), "K10": (16, 16, line_value(10, 10)),
+        "B18": (16, 16, line_value(2, 2)), "C10": (16, 1 + 6 + 6 - 1, line_value(3, 10)),
+        "D16": (16, 16, line_value(4, 4)), "A4": (16, 3 + 0 + 3 - 1, line_value(1, 4))}
+    for vertex, (last, prev, line) in cases.items():
+        v = F.unpack(keys[board.point(vertex)])
+        assert (v["last_distance"], v["previous_distance"], v["line"]) == (last, prev, line), vertex
+    assert F.unpack(keys[K.PASS])["pass"] == 1
+    board.play("pass")
+    assert F.unpack(F.position_keys(board)[K.PASS])["pass"] == 2
+
+
+def test_pattern_code_of_a_hand_worked_corner():
+    """Black to play at B2 under a white stone at B3: with two liberties, then in atari."""
+    #   4  X . .
+    #   3  X O X
+    #   2  . * .      * = B2
+    #   1  . . .
+    #      A B C
+    board = mcgo.Board(9)
+    board.setup(black=[board.point(v) for v in ("A4", "A3", "C3")], white=[board.point("B3")])
+    board.to_move = mcgo.BLACK
+    # Neighbours in row-major order (dy, dx) from the bottom-left: A1 B1 C1 A2 C2 A3 B3 C3.
+    states = [F.N_EMPTY, F.N_EMPTY, F.N_EMPTY, F.N_EMPTY, F.N_EMPTY,
+              F.N_OWN, F.N_OPP, F.N_OWN]        # white B3 has 2 liberties (B4 and B2)
+    expected = sum(s * F.NSTATES ** k for k, s in enumerate(states))
+    assert F.raw_code_of(board.pts, board.info, board.point("B2"), mcgo.BLACK) == expected
+    board.setup(black=[board.point("B4")])
+    states[6] = F.N_OPP_ATARI                   # now in atari
+    expected = sum(s * F.NSTATES ** k for k, s in enumerate(states))
+    assert F.raw_code_of(board.pts, board.info, board.point("B2"), mcgo.BLACK) == expected
+    # the same from white's side: own stone in atari, opponent stones around
+    states = [F.N_EMPTY] * 5 + [F.N_OPP, F.N_OWN_ATARI, F.N_OPP]
+    expected = sum(s * F.NSTATES ** k for k, s in enumerate(states))
+    assert F.raw_code_of(board.pts, board.info, board.point("B2"), mcgo.WHITE) == expected
+
+
+def test_pattern_code_is_invariant_under_symmetry_and_colour(positions):
+    canon = F.canonical_table()
+    differ = 0
+    for board, _ in positions[:8]:
+        size, color = board.size, board.to_move
+        black, white = board.stones(mcgo.BLACK), board.stones(mcgo.WHITE)
+        for s in range(8):
+            image = mcgo.Board(size, superko=False)
+            image.setup(black=[map_point(p, s, size) for p in white],     # colours swapped too
+                        white=[map_point(p, s, size) for p in black])
+            for p in board.legal_moves(color)[::7]:
+                q = map_point(p, s, size)
+                a = F.raw_code_of(board.pts, board.info, p, color)
+                b = F.raw_code_of(image.pts, image.info, q, 3 - color)
+                assert canon[a] == canon[b]
+                differ += a != b
+                # the diamonds: the same canonical codes, and the board's orientation is one
+                # of the codes the model's table holds for that canonical code
+                here = F.canonical_diamonds(board.pts, board.info, p, color)
+                assert here == F.canonical_diamonds(image.pts, image.info, q, 3 - color)
+                small, large = F.diamond_codes(image.pts, image.info, q, 3 - color, 0)
+                assert large in F.diamond_orbit([here[1]], small=False)[0]
+                assert small in F.diamond_orbit([here[0]], small=True)[0]
+    assert differ > 100          # the raw codes do change: the table folds them
+    # the table: every code maps to the smallest of its orbit, itself included
+    assert np.all(canon <= np.arange(F.NCODES))
+    assert np.all(canon[canon] == canon)
+
+
+# ----------------------------------------------------------------------------- MM
+def test_mm_recovers_the_gammas_that_generated_the_choices():
+    rng = np.random.default_rng(11)
+    sizes = [5, 4]
+    truth = [np.array([1.0, 4.0, 0.5, 2.0, 0.2]), np.array([1.0, 3.0, 0.3, 1.5])]
+    positions, candidates = 6000, 8
+    values = np.stack([rng.integers(0, s, positions * candidates) for s in sizes], axis=1)
+    strength = truth[0][values[:, 0]] * truth[1][values[:, 1]]
+    pos = np.repeat(np.arange(positions), candidates)
+    winners = np.empty(positions, dtype=np.int64)
+    for j in range(positions):
+        block = strength[j * candidates:(j + 1) * candidates]
+        winners[j] = j * candidates + rng.choice(candidates, p=block / block.sum())
+    data = mm.Rows(values, np.ones(len(values)), pos, winners)
+    gammas = mm.fit(data, sizes, prior=0.0, iterations=200, tolerance=0)
+    for got, want in zip(gammas, truth):
+        assert np.allclose(np.log(got), np.log(want), atol=0.12), (got, want)
+    # the fit is a better explanation than the uniform one, and than a wrong one
+    assert mm.log_likelihood(data, [np.log(g) for g in gammas]) > \
+        mm.log_likelihood(data, [np.zeros(s) for s in sizes])
+
+
+# ----------------------------------------------------------------------------- the model
+@pytest.fixture(scope="module")
+def small_model(goban_games_dir):
+    records = M.read_records([goban_games_dir])
+    return M.train(records, max_games=SMALL_TRAINING_GAMES, iterations=8)
+
+
+def test_model_predicts_held_back_professional_moves_above_uniform(small_model, goban_games_dir):
+    meta = small_model.metadata
+    assert meta["train_games"] == SMALL_TRAINING_GAMES and meta["patterns"] > 100
+    test_games = [r for r, part in M.split_records(M.read_records([goban_games_dir]))
+                  if part == TEST][:6]
+    table = evaluate(small_model, test_games, moves=(1, 150))
+    whole = table["all"]
+    assert whole["positions"] > 500
+    assert whole["mean_log_p"] > whole["random"]["mean_log_p"] + 1.0
+    assert whole["top1"] > 5 * whole["random"]["top1"]
+    assert whole["top10"] > whole["random"]["top10"]
+
+
+def test_numba_scorer_equals_the_training_path(small_model, goban_games_dir):
+    """The probability of each played move: Numba scorer vs the MM rows' NumPy log-strengths."""
+    record = sgf.read_game(sorted(goban_games_dir.glob("*.sgf"))[3])
+    samples = M.Samples()
+    samples.add_game(record)
+    data = M._rows(samples, small_model.pattern_codes, small_model.diamond_codes)
+    log_gammas = [np.concatenate([[0.0], small_model.pattern_log_gamma])] + \
+        [small_model.group_log_gamma[g, :n] for g, n in enumerate(F.NVALUES) if g > 0] + \
+        [np.concatenate([[0.0], small_model.diamond_log_gamma])]
+    assert np.count_nonzero(data.values[:, M.DIAMOND]) > 1000      # the diamonds do take part
+    ls = mm.log_strengths(data, log_gammas)
+    total = np.bincount(data.positions, weights=data.counts * np.exp(ls), minlength=data.npositions)
+    training_p = np.exp(ls[data.winners]) / total
+    scorer_p = []
+    for _, pts, info, color, point, previous in M.game_states(record):
+        moves, scores = small_model.scores(pts, info, color, previous)
+        p = np.exp(scores - scores.max())
+        scorer_p.append(p[moves == point][0] / p.sum())
+    assert len(scorer_p) == len(training_p) > 100
+    assert np.allclose(scorer_p, training_p, rtol=1e-9, atol=0)
+
+
+def test_model_file_round_trip_and_bad_files(small_model, tmp_path):
+    path = tmp_path / "m.npz"
+    small_model.save(path)
+    again = M.load(path)
+    assert again.metadata["train_games"] == small_model.metadata["train_games"]
+    assert again.metadata["format"] == M.FORMAT and again.metadata["feature_version"] == F.FEATURE_VERSION
+    board = mcgo.Board(19)
+    for move in ["Q16", "D4", "R4", "C16"]:
+        board.play(move)
+    assert again.probabilities(board) == small_model.probabilities(board)
+
+    with pytest.raises(M.ModelError, match="no such model file"):
+        M.load(tmp_path / "missing.npz")
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(M.ModelError, match="not a readable"):
+        M.load(cut)
+    other = tmp_path / "other.npz"
+    np.savez(other, x=np.zeros(3))
+    with pytest.raises(M.ModelError, match="no metadata"):
+        M.load(other)
+    z = dict(np.load(path))
+    del z["diamond_codes"]
+    np.savez(other, **z)
+    with pytest.raises(M.ModelError, match="missing diamond_codes"):
+        M.load(other)
+    for change, message in (({"format": "something"}, "format"), ({"version": 99}, "version")):
+        z = dict(np.load(path))
+        meta = json.loads(str(z["metadata"]))
+        meta.update(change)
+        z["metadata"] = np.array(json.dumps(meta))
+        bad = tmp_path / "bad.npz"
+        np.savez(bad, **z)
+        with pytest.raises(M.ModelError, match=message):
+            M.load(bad)
+    z = dict(np.load(path))
+    z["group_log_gamma"] = z["group_log_gamma"][:, :3]
+    np.savez(tmp_path / "shape.npz", **z)
+    with pytest.raises(M.ModelError, match="wrong shape"):
+        M.load(tmp_path / "shape.npz")
+
+
+def test_uniform_model_is_the_random_baseline(goban_games_dir):
+    records = list(itertools.islice(M.read_records([goban_games_dir]), 3))
+    table = evaluate(M.MoveModel.uniform(), records, split=None, moves=(1, 30))
+    whole = table["all"]
+    # the uniform model also counts pass: 1/(n+1) against the baseline's 1/n
+    assert whole["positions"] == 90
+    assert abs(whole["mean_log_p"] - whole["random"]["mean_log_p"]) < 0.01
+    assert math.isclose(whole["top1"] * 1.0, whole["random"]["top1"], rel_tol=0.01)
+
+
+def test_commands_reject_bad_input_in_one_line(tmp_path, goban_games_dir):
+    runner = CliRunner()
+    for args, text in ((["evaluate", str(tmp_path / "none.npz"), str(goban_games_dir)], "no such model"),
+                       (["evaluate", "uniform", str(goban_games_dir), "--moves", "9-3"], "--moves"),
+                       (["evaluate", "uniform", str(tmp_path / "nowhere")], "no such file"),
+                       (["moves", str(tmp_path), "-o", str(tmp_path / "m.npz")], "no SGF"),
+                       (["moves", str(goban_games_dir), "-o", str(tmp_path / "x" / "m.npz")], "no folder")):
+        result = runner.invoke(main, ["learn"] + args)
+        assert result.exit_code == 2, result.output
+        assert text in result.output
+
+
+# ----------------------------------------------------------------------------- tree priors
+def test_tree_priors_follow_the_model(small_model):
+    """With the hand priors off, each root child's prior is MODEL_PRIOR_VISITS visits with
+    that many times P(move) / P(best) wins, P from the model's own probabilities."""
+    from mcgo.search.priors import MODEL_PRIOR_VISITS
+    from mcgo.search.search import Search
+    board = mcgo.Board(19)
+    for move in ["Q16", "D4", "R4", "C16", "O3"]:
+        board.play(move)
+    probs = small_model.probabilities(board)
+    best = max(probs.values())
+    search = Search(seed=3, model=small_model, priors=0)
+    search.run(board, playouts=50)
+    stats = search.root_stats(board)
+    assert len(stats) == len(probs)
+    for s in stats:
+        assert s.prior_visits == MODEL_PRIOR_VISITS
+        assert math.isclose(s.prior_wins, MODEL_PRIOR_VISITS * probs[s.move] / best, rel_tol=1e-9)
+    # without a model (and without the hand priors) the children start with no prior at all
+    plain = Search(seed=3, priors=0)
+    plain.run(board, playouts=50)
+    assert all(s.prior_visits == 0 for s in plain.root_stats(board))
+
+
+def test_gtp_model_option_rejects_a_bad_file(tmp_path):
+    result = CliRunner().invoke(main, ["gtp", "--model", str(tmp_path / "none.npz")])
+    assert result.exit_code == 2 and "no such model file" in result.output
