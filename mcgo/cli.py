@@ -188,8 +188,10 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
                    "19x19 one).")
 @click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
               help="The case-base bonus applies to moves 1 to N.")
-@click.option("--model", "model_file", default="none", show_default=True, metavar="FILE|none",
-              help="Learned move model (mcgo learn moves) for the tree's priors.")
+@click.option("--model", "model_file", default="none", show_default=True,
+              metavar="FILE|default|none",
+              help="Learned move model for the tree's priors: a file (mcgo learn moves), "
+                   "the shipped one (default), or none.")
 def gtp(quiet, casebase, casebase_moves, model_file, **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
@@ -206,9 +208,9 @@ def gtp(quiet, casebase, casebase_moves, model_file, **engine_settings):
         advisor = make_opening_advisor(casebase, casebase_moves, quiet)
     model = None
     if model_file != "none":
-        from .learn.movemodel import ModelError, load
+        from .learn.movemodel import ModelError, open_model
         try:
-            model = load(model_file)
+            model = open_model(model_file)
         except ModelError as e:
             raise click.BadParameter(str(e), param_hint="--model") from None
 

@@ -189,17 +189,21 @@ def moves_command(games, output, size, max_games, min_seen, diamond_min_seen, di
               default="test", show_default=True, help="Games of this split only (never tune on test).")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def evaluate_command(model, games, move_range, size, part, as_json):
-    """Move prediction of MODEL (a file or 'uniform') on the test games of GAMES."""
-    from .movemodel import ModelError, MoveModel, load, read_records
+    """Move prediction of MODEL (a file, 'default' for the shipped model, or 'uniform') on
+    the test games of GAMES."""
+    from .movemodel import ModelError, MoveModel, open_model, read_records
     span = _move_range(move_range)
     _check_inputs(games)
     if model == "uniform":
         chosen = MoveModel.uniform()
     else:
         try:
-            chosen = load(model)
+            chosen = open_model(model)
         except ModelError as e:
             raise click.BadParameter(str(e), param_hint="MODEL") from None
+        if chosen is None:
+            raise click.BadParameter("'none' is no model (the baseline is 'uniform')",
+                                     param_hint="MODEL")
     table = evaluate(chosen, read_records(games), size=size, moves=span,
                      split=None if part == "all" else part)
     table["model"] = model

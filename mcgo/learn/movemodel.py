@@ -194,6 +194,17 @@ class MoveModel:
                                 metadata=np.array(json.dumps(meta, sort_keys=True)))
 
 
+DEFAULT_MODEL = pathlib.Path(__file__).resolve().parent / "models" / "goban-moves.npz"
+
+
+def open_model(choice):
+    """The model a command line names: ``"none"`` (None), ``"default"`` (the shipped model,
+    trained on the goban professional games, GPL-2+; see its metadata) or a file."""
+    if choice == "none":
+        return None
+    return load(DEFAULT_MODEL if choice == "default" else choice)
+
+
 def load(path):
     """The :class:`MoveModel` of a file; raises :class:`ModelError` saying what is wrong."""
     path = pathlib.Path(path)
