@@ -17,10 +17,10 @@ import time
 import click
 
 from mcgo.board import PASS, coords
-from mcgo.casebase.build import input_files
 from mcgo.gtp.engine import Engine
 from mcgo.learn.split import TEST, game_key, split_of
 from mcgo.sgf import SgfError, read_game
+from mcgo.sgf.sources import input_files
 from mcgo.stats import wilson_interval
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

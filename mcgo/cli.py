@@ -73,7 +73,7 @@ def bench(policy, sizes, seconds, threads, start, seed, as_json):
 def build_casebase_command(sources, output, moves, size, threshold, jobs, log_path):
     """Index SGF games (files, folders searched recursively, .tar.gz archives) into a case base."""
     from .casebase import DEFAULT_THRESHOLD, build_casebase
-    from .casebase.build import input_files
+    from .sgf.sources import input_files
 
     files, _ = input_files(sources)
     total = sum(f.stat().st_size for f in files)

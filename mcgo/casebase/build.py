@@ -12,84 +12,22 @@ Games are indexed in parallel (``jobs`` processes); the result does not depend o
 """
 
 import collections
-import io
 import multiprocessing
 import os
 import pathlib
-import re
-import tarfile
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..sgf import SGF_SUFFIXES, SgfError, read_games
+from ..sgf.sources import games_of_items, input_files, iter_inputs
 from .base import CaseBase
 from .encoder import PositionEncoder
-from .indexing import DEFAULT_MAX_MOVES, game_name, index_game
+from .indexing import DEFAULT_MAX_MOVES, index_game
 from .influence import DEFAULT_THRESHOLD, FLOW_STEPS
 
-ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar")
 GAMES_PER_TASK = 32
 EXAMPLES_PER_REASON = 3
-
-
-# ----------------------------------------------------------------------------- sources
-def input_files(paths):
-    """(files to read, files ignored) under the given files and folders, sorted."""
-    chosen, ignored = [], []
-    for path in map(pathlib.Path, paths):
-        if not path.exists():
-            raise FileNotFoundError(f"no such file or folder: {path}")
-        candidates = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-        for p in candidates:
-            name = p.name.lower()
-            if name.endswith(SGF_SUFFIXES) or name.endswith(ARCHIVE_SUFFIXES):
-                chosen.append(p)
-            else:
-                ignored.append(p)
-    return chosen, ignored
-
-
-def iter_inputs(files, root=None):
-    """Yield ``(name, data or None, error or None, disk bytes consumed)`` for every SGF file,
-    reading ``.tar.gz`` archives member by member (streaming)."""
-    for path in files:
-        name = _display_name(path, root)
-        lowered = path.name.lower()
-        if lowered.endswith(SGF_SUFFIXES):
-            try:
-                data = path.read_bytes()
-            except OSError as e:
-                yield name, None, f"cannot read file: {e.strerror or e}", 0
-                continue
-            yield name, data, None, len(data)
-            continue
-        size = path.stat().st_size
-        consumed = 0
-        try:
-            with open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r|*") as archive:
-                for member in archive:
-                    if not member.isfile() or not member.name.lower().endswith(SGF_SUFFIXES):
-                        continue
-                    data = archive.extractfile(member).read()
-                    position = min(raw.tell(), size)
-                    yield f"{name}/{member.name}", data, None, position - consumed
-                    consumed = position
-        except (tarfile.TarError, OSError, EOFError, ValueError) as e:
-            yield name, None, f"cannot read archive: {e}", size - consumed
-            consumed = size
-        if consumed < size:
-            yield None, None, None, size - consumed
-
-
-def _display_name(path, root):
-    if root is not None:
-        try:
-            return str(path.relative_to(root))
-        except ValueError:
-            pass
-    return str(path)
 
 
 # ----------------------------------------------------------------------------- workers
@@ -103,31 +41,11 @@ def _init_worker(size, max_moves, threshold, steps):
     _worker_settings = max_moves
 
 
-def _reason_key(reason):
-    key = re.sub(r"\s*\(.*\)\s*$", "", reason)
-    return re.sub(r"\d+", "N", key) or reason
 
 
 def _index_task(task):
     """Index a list of (name, data, error) items; one result per game or per bad file."""
-    out = []
-    for name, data, error in task:
-        if error is not None:
-            out.append(("skip", name, _reason_key(error), f"{name}: {error}"))
-            continue
-        source = io.BytesIO(data)
-        source.name = name
-        for item in read_games(source, errors="yield"):
-            if isinstance(item, SgfError):
-                out.append(("skip", name, _reason_key(item.reason), str(item)))
-                continue
-            try:
-                game = index_game(item, _worker_encoder, _worker_settings)
-            except SgfError as e:
-                out.append(("skip", game_name(item), _reason_key(e.reason), str(e)))
-                continue
-            out.append(("ok", game_name(item), game))
-    return out
+    return games_of_items(task, lambda record: index_game(record, _worker_encoder, _worker_settings))
 
 
 @dataclass

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..board import PASS, Move
 from ..sgf import SgfError, replay
+from ..sgf.sources import game_name  # noqa: F401 (the case base names its games so)
 
 DEFAULT_MAX_MOVES = 40   # positions indexed per game (thesis 9.6)
 
@@ -59,9 +60,3 @@ def index_game(record, encoder, max_moves=DEFAULT_MAX_MOVES, min_moves=None):
     return IndexedGame(codes=codes, colors=np.array([c[1] for c in cases], dtype=np.int8),
                        moves=np.array([c[2] for c in cases], dtype=np.int16),
                        move_numbers=np.array([c[3] for c in cases], dtype=np.uint16))
-
-
-def game_name(record):
-    """The name a case base keeps for a game: its source, with ``#n`` for game n > 1 of a file."""
-    name = record.source or "<game>"
-    return name if record.game_index == 0 else f"{name}#{record.game_index + 1}"

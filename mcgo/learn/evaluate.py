@@ -141,7 +141,7 @@ def _move_range(text):
 
 
 def _check_inputs(games):
-    from ..casebase.build import input_files
+    from ..sgf.sources import input_files
     try:
         files, _ = input_files(games)
     except FileNotFoundError as e:

@@ -33,7 +33,7 @@ META = "meta.json"          # mcgo.learn.META, named here to stay light
 def extract_command(sources, output, size, playouts, min_moves, jobs, force, log_path):
     """Extract a training dataset from SGF games (files, folders searched recursively,
     .tar.gz archives): moves, results, final ownership, the split by game."""
-    from ..casebase.build import input_files
+    from ..sgf.sources import input_files
     from .extraction import extract
 
     output = pathlib.Path(output)

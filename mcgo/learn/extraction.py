@@ -23,7 +23,6 @@ order of the inputs or on ``jobs``, and a game gets the same ownership in every 
 """
 
 import collections
-import io
 import multiprocessing
 import os
 import pathlib
@@ -36,9 +35,8 @@ import numpy as np
 
 from .. import __version__
 from ..board import BLACK, coords
-from ..casebase.build import _reason_key, input_files, iter_inputs
-from ..casebase.indexing import game_name
-from ..sgf import SgfError, read_games, replay
+from ..sgf import SgfError, replay
+from ..sgf.sources import game_name, games_of_items, input_files, iter_inputs
 from . import dataset
 from .extract import DEFAULT_MIN_MOVES, DEFAULT_PLAYOUTS
 from .results import COUNT, parse_result
@@ -115,24 +113,7 @@ def _init_worker(size, playouts, min_moves):
 
 def _extract_task(task):
     """Extract a list of ``(name, data, error)``; one result per game or per bad file."""
-    out = []
-    for name, data, error in task:
-        if error is not None:
-            out.append(("skip", name, _reason_key(error), f"{name}: {error}"))
-            continue
-        source = io.BytesIO(data)
-        source.name = name
-        for item in read_games(source, errors="yield"):
-            if isinstance(item, SgfError):
-                out.append(("skip", name, _reason_key(item.reason), str(item)))
-                continue
-            try:
-                rows = extract_game(item, *_settings)
-            except SgfError as e:
-                out.append(("skip", game_name(item), _reason_key(e.reason), str(e)))
-                continue
-            out.append(("ok", game_name(item), rows))
-    return out
+    return games_of_items(task, lambda record: extract_game(record, *_settings))
 
 
 @dataclass

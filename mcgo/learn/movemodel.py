@@ -431,7 +431,7 @@ def read_records(paths, skipped=None):
     """Yield the GameRecords of SGF files, folders and ``.tar.gz`` archives (as
     ``mcgo build-casebase`` reads them); what cannot be read is appended to ``skipped`` as
     ``(name, reason)``."""
-    from ..casebase.build import input_files, iter_inputs
+    from ..sgf.sources import input_files, iter_inputs
     from ..sgf import SgfError, read_games
     files, _ = input_files(paths)
     for name, data, error, _ in iter_inputs(files):

@@ -28,7 +28,7 @@ DEFAULT_CAP = 3     # mcgo.learn.patterns3.DEFAULT_CAP (checked by the tests)
 def patterns(games, output, size, ownership_playouts, cap, split):
     """3x3 pattern statistics of seeds 002 (stability, impact) and 003 (propensity)
     from SGF games (files, folders, .tar.gz), with each game's final ownership."""
-    from ..casebase.build import input_files
+    from ..sgf.sources import input_files
 
     if cap > (size - 3) // 2:
         raise click.BadParameter(f"at most {(size - 3) // 2} on {size}x{size}", param_hint="--cap")

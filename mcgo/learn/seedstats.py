@@ -356,7 +356,7 @@ def read_records(paths, size, split=None, skipped=None):
     whose game is in ``split`` (``mcgo.learn.split``; None: every game), each game once
     (the same game under any symmetry counts once). What is skipped is appended to
     ``skipped`` as ``(name, reason)``."""
-    from ..casebase.build import input_files, iter_inputs
+    from ..sgf.sources import input_files, iter_inputs
     from ..sgf import SgfError, read_games
     from .split import game_key, split_of
 

@@ -1,4 +1,5 @@
-"""SGF game records: robust reading (on sgfmill), replay on :class:`mcgo.Board`, writing.
+"""SGF game records: robust reading (on sgfmill), replay on :class:`mcgo.Board`, writing, and
+games in bulk from files, folders and archives (:mod:`.sources`).
 
 >>> from mcgo import sgf
 >>> record = sgf.read_game(b"(;GM[1]SZ[9]KM[7]PB[Black]PW[White];B[ee];W[gc];B[])")

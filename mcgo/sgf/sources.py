@@ -1,0 +1,114 @@
+"""Where SGF games come from in bulk: files, folders searched recursively, and ``.tar.gz``
+archives read member by member (streaming), for every command that reads many games
+(``mcgo build-casebase``, ``mcgo learn ...``).
+
+* :func:`input_files`: the files to read under some paths;
+* :func:`iter_inputs`: ``(name, data, error, bytes consumed)`` for every SGF file in them;
+* :func:`games_of_items`: each game of such items handed to a function, or skipped with its
+  reason (:func:`reason_key` groups reasons for a summary);
+* :func:`game_name`: the name a game is known by in reports and indexes.
+"""
+
+import io
+import pathlib
+import re
+import tarfile
+
+from .reading import SGF_SUFFIXES, read_games
+from .record import SgfError
+
+ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar")
+
+
+def input_files(paths):
+    """(files to read, files ignored) under the given files and folders, sorted."""
+    chosen, ignored = [], []
+    for path in map(pathlib.Path, paths):
+        if not path.exists():
+            raise FileNotFoundError(f"no such file or folder: {path}")
+        candidates = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for p in candidates:
+            name = p.name.lower()
+            if name.endswith(SGF_SUFFIXES) or name.endswith(ARCHIVE_SUFFIXES):
+                chosen.append(p)
+            else:
+                ignored.append(p)
+    return chosen, ignored
+
+
+def iter_inputs(files, root=None):
+    """Yield ``(name, data or None, error or None, disk bytes consumed)`` for every SGF file,
+    reading ``.tar.gz`` archives member by member (streaming)."""
+    for path in files:
+        name = _display_name(path, root)
+        lowered = path.name.lower()
+        if lowered.endswith(SGF_SUFFIXES):
+            try:
+                data = path.read_bytes()
+            except OSError as e:
+                yield name, None, f"cannot read file: {e.strerror or e}", 0
+                continue
+            yield name, data, None, len(data)
+            continue
+        size = path.stat().st_size
+        consumed = 0
+        try:
+            with open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r|*") as archive:
+                for member in archive:
+                    if not member.isfile() or not member.name.lower().endswith(SGF_SUFFIXES):
+                        continue
+                    data = archive.extractfile(member).read()
+                    position = min(raw.tell(), size)
+                    yield f"{name}/{member.name}", data, None, position - consumed
+                    consumed = position
+        except (tarfile.TarError, OSError, EOFError, ValueError) as e:
+            yield name, None, f"cannot read archive: {e}", size - consumed
+            consumed = size
+        if consumed < size:
+            yield None, None, None, size - consumed
+
+
+def _display_name(path, root):
+    if root is not None:
+        try:
+            return str(path.relative_to(root))
+        except ValueError:
+            pass
+    return str(path)
+
+
+def reason_key(reason):
+    """A skip reason without its particulars (numbers, a bracketed detail), to count alike
+    reasons together: ``"move 7: occupied (D4)"`` and ``"move 12: occupied (Q3)"`` are one."""
+    key = re.sub(r"\s*\(.*\)\s*$", "", reason)
+    return re.sub(r"\d+", "N", key) or reason
+
+
+def game_name(record):
+    """The name a game is known by: its source, with ``#n`` for game n > 1 of a file."""
+    name = record.source or "<game>"
+    return name if record.game_index == 0 else f"{name}#{record.game_index + 1}"
+
+
+def games_of_items(items, handle):
+    """Each game of ``(name, data, error)`` items given to ``handle(record)``: a list of
+    ``("ok", game name, handle's result)``, or ``("skip", name, reason key, message)`` for
+    an unreadable file or game, or a game ``handle`` refused with an :class:`SgfError`."""
+    out = []
+    for name, data, error in items:
+        if error is not None:
+            out.append(("skip", name, reason_key(error), f"{name}: {error}"))
+            continue
+        source = io.BytesIO(data)
+        source.name = name
+        for item in read_games(source, errors="yield"):
+            if isinstance(item, SgfError):
+                out.append(("skip", name, reason_key(item.reason), str(item)))
+                continue
+            try:
+                result = handle(item)
+            except SgfError as e:
+                out.append(("skip", game_name(item), reason_key(e.reason), str(e)))
+                continue
+            out.append(("ok", game_name(item), result))
+    return out
