@@ -12,7 +12,6 @@ Games are indexed in parallel (``jobs`` processes); the result does not depend o
 """
 
 import collections
-import multiprocessing
 import os
 import pathlib
 import time
@@ -20,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..sgf.sources import games_of_items, input_files, iter_inputs
+from ..sgf.sources import games_of_items, input_files, process_inputs
 from .base import CaseBase
 from .encoder import PositionEncoder
 from .indexing import DEFAULT_MAX_MOVES, index_game
@@ -93,18 +92,6 @@ def build_casebase(paths, size=19, max_moves=DEFAULT_MAX_MOVES, threshold=DEFAUL
     report = BuildReport(files=len(files), files_ignored=len(ignored))
     parts, names = [], []
 
-    def tasks():
-        task, done = [], 0
-        for name, data, error, consumed in iter_inputs(files, root):
-            done += consumed
-            if name is not None:
-                task.append((name, data, error))
-            if len(task) >= GAMES_PER_TASK:
-                yield task, done
-                task, done = [], 0
-        if task or done:
-            yield task, done
-
     def consume(results, done):
         for result in results:
             report.games_read += 1
@@ -125,22 +112,9 @@ def build_casebase(paths, size=19, max_moves=DEFAULT_MAX_MOVES, threshold=DEFAUL
             progress(done)
 
     settings = (size, max_moves, threshold, steps)
-    if jobs <= 1:
-        _init_worker(*settings)
-        for task, done in tasks():
-            consume(_index_task(task), done)
-    else:
-        sizes = collections.deque()
-
-        def task_items():
-            for task, done in tasks():
-                sizes.append(done)
-                yield task
-
-        context = multiprocessing.get_context("fork")
-        with context.Pool(jobs, initializer=_init_worker, initargs=settings) as pool:
-            for results in pool.imap(_index_task, task_items(), chunksize=1):
-                consume(results, sizes.popleft())
+    for results, done in process_inputs(files, root, _index_task, _init_worker, settings,
+                                        jobs, GAMES_PER_TASK):
+        consume(results, done)
 
     words = PositionEncoder(size, threshold, steps).words
     cb = CaseBase.from_arrays(

@@ -23,7 +23,6 @@ order of the inputs or on ``jobs``, and a game gets the same ownership in every 
 """
 
 import collections
-import multiprocessing
 import os
 import pathlib
 import subprocess
@@ -36,7 +35,7 @@ import numpy as np
 from .. import __version__
 from ..board import BLACK, coords
 from ..sgf import SgfError, replay
-from ..sgf.sources import game_name, games_of_items, input_files, iter_inputs
+from ..sgf.sources import game_name, games_of_items, input_files, process_inputs
 from . import dataset
 from .extract import DEFAULT_MIN_MOVES, DEFAULT_PLAYOUTS
 from .results import COUNT, parse_result
@@ -209,18 +208,6 @@ def extract(paths, output, size=19, playouts=DEFAULT_PLAYOUTS, min_moves=DEFAULT
     report = ExtractReport(files=len(files), files_ignored=len(ignored))
     kept, seen = [], {}
 
-    def tasks():
-        task, done = [], 0
-        for name, data, error, consumed in iter_inputs(files, root):
-            done += consumed
-            if name is not None:
-                task.append((name, data, error))
-            if len(task) >= GAMES_PER_TASK:
-                yield task, done
-                task, done = [], 0
-        if task or done:
-            yield task, done
-
     def consume(results, done):
         for result in results:
             report.games_read += 1
@@ -242,22 +229,9 @@ def extract(paths, output, size=19, playouts=DEFAULT_PLAYOUTS, min_moves=DEFAULT
             progress(done)
 
     settings = (size, playouts, min_moves)
-    if jobs <= 1:
-        _init_worker(*settings)
-        for task, done in tasks():
-            consume(_extract_task(task), done)
-    else:
-        sizes = collections.deque()
-
-        def task_items():
-            for task, done in tasks():
-                sizes.append(done)
-                yield task
-
-        context = multiprocessing.get_context("fork")
-        with context.Pool(jobs, initializer=_init_worker, initargs=settings) as pool:
-            for results in pool.imap(_extract_task, task_items(), chunksize=1):
-                consume(results, sizes.popleft())
+    for results, done in process_inputs(files, root, _extract_task, _init_worker, settings,
+                                        jobs, GAMES_PER_TASK):
+        consume(results, done)
 
     report.seconds = time.perf_counter() - started
     report.agreement = counted_agreement(kept)

@@ -6,10 +6,14 @@ archives read member by member (streaming), for every command that reads many ga
 * :func:`iter_inputs`: ``(name, data, error, bytes consumed)`` for every SGF file in them;
 * :func:`games_of_items`: each game of such items handed to a function, or skipped with its
   reason (:func:`reason_key` groups reasons for a summary);
+* :func:`process_inputs`: batches of items through a task function, in forked worker
+  processes or in this one, results in input order;
 * :func:`game_name`: the name a game is known by in reports and indexes.
 """
 
+import collections
 import io
+import multiprocessing
 import pathlib
 import re
 import tarfile
@@ -112,3 +116,40 @@ def games_of_items(items, handle):
                 continue
             out.append(("ok", game_name(item), result))
     return out
+
+
+def process_inputs(files, root, task, initializer, initargs, jobs=1, items_per_task=32):
+    """Yield ``(task(batch), input bytes the batch took)`` for batches of at most
+    ``items_per_task`` ``(name, data, error)`` items of ``files`` (see :func:`iter_inputs`),
+    in input order, so a result never depends on ``jobs``. ``task`` runs in ``jobs`` forked
+    processes, each started with ``initializer(*initargs)``, or here when ``jobs`` <= 1.
+    ``task`` and ``initializer`` must be module-level functions (the pool pickles them)."""
+
+    def batches():
+        batch, done = [], 0
+        for name, data, error, consumed in iter_inputs(files, root):
+            done += consumed
+            if name is not None:
+                batch.append((name, data, error))
+            if len(batch) >= items_per_task:
+                yield batch, done
+                batch, done = [], 0
+        if batch or done:
+            yield batch, done
+
+    if jobs <= 1:
+        initializer(*initargs)
+        for batch, done in batches():
+            yield task(batch), done
+        return
+    sizes = collections.deque()
+
+    def only_batches():
+        for batch, done in batches():
+            sizes.append(done)
+            yield batch
+
+    context = multiprocessing.get_context("fork")
+    with context.Pool(jobs, initializer=initializer, initargs=initargs) as pool:
+        for results in pool.imap(task, only_batches(), chunksize=1):
+            yield results, sizes.popleft()
