@@ -32,6 +32,13 @@ the model's probabilities exactly (the tests check it against
 incremental weight array: a move rescores at most 24 points, cheaper than keeping a
 board-sized array of gammas up to date when captures and atari states change them.
 
+With no last move (the start of a game, or passes) every point is far: the move is uniform
+with the pattern policy's self-atari rejection. The move before the last is unknown at the
+first move of a playout (the search does not pass it down) and its distance feature is then
+absent. Nothing about which policy ``auto`` picks changed: ``auto`` could stand for
+``learned`` where its playouts pay for their cost (about 9 times the pattern policy's per
+move, ``mcgo bench``), once a match at equal time says so.
+
 No pass while a playable move is left (a playout ends by passes only when no move is left,
 as the other policies). The model's arrays come as the ``model`` tuple of
 :func:`model_tables` (the one the search builds for its priors); a playout without a model
@@ -59,7 +66,7 @@ from .common import (MOVE_CAP_FACTOR, SELF_ATARI_KEEP_ONE_IN, next_random, rando
                      random_move, record_move, seed_rng)
 
 NEAR_RADIUS = 2        # near points: Manhattan distance 1..2 of the last two moves
-FAR_TRIES = 8          # random empty points tried for a far move before a full scan
+FAR_TRIES = 8          # random empty points tried for a far move (then the near choice)
 MARK_ROW = 0           # the row of ``scratch`` that marks the near points (cleared again)
 UNIT = 1.0 / 9007199254740992.0   # 2**-53: a 53-bit random integer to a float in [0, 1)
 NEAR_DY = np.array([dy for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1)
