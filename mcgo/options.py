@@ -16,8 +16,9 @@ DEFAULT_GTP_SIZE = 19
 DEFAULT_PLAY_SIZE = 9
 
 # Playout policies by name, in the order of their numbers in the kernels
-# (:mod:`mcgo.playout.dispatch`); ``auto`` is the thesis's choice per position (9.5).
-PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto")
+# (:mod:`mcgo.playout.dispatch`); ``auto`` is the thesis's choice per position (9.5);
+# ``learned`` samples the learned move model (:mod:`mcgo.playout.learned_policy`).
+PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned")
 DEFAULT_POLICY = "auto"
 
 # Search presets (:mod:`mcgo.search.presets`), the default first.

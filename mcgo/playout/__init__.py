@@ -8,7 +8,9 @@ Policies, each in a file of its own:
 * ``fill`` (:mod:`.fill_policy`): random fill of every empty point and a life judgement by
   eyespaces;
 * ``auto`` (:mod:`.auto_policy`): pattern below 19x19; on 19x19 fill for the first 40 moves
-  of the game, then pattern.
+  of the game, then pattern;
+* ``learned`` (:mod:`.learned_policy`): each move drawn in proportion to the learned move
+  model's gamma near the last two moves, a cheap base weight elsewhere.
 
 What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
 a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)
@@ -17,8 +19,9 @@ and the tactics of :mod:`mcgo.tactics`; :mod:`.dispatch` runs a policy by its nu
 Adding a policy ``NAME``: one new file and one registry line.
 
 1. Write ``mcgo/playout/NAME_policy.py`` with a kernel
-   ``play_out(pts, info, zob, pat3, scratch, rng, owner, record)`` that plays the position
-   to the end in place, writes the final owners into ``owner`` and returns the moves played.
+   ``play_out(pts, info, zob, pat3, scratch, rng, owner, record, model)`` that plays the
+   position to the end in place, writes the final owners into ``owner`` and returns the moves
+   played (``model``: the learned move model's arrays, :func:`model_tables`; most ignore it).
    A policy that chooses one move at a time writes ``choose_move(pts, info, pat3, rng,
    color)`` and returns ``common.play_moves(choose_move, ...)`` (see :mod:`.random_policy`).
 2. Append ``"NAME"`` to :data:`mcgo.options.PLAYOUT_POLICIES` (its place there is its
@@ -54,12 +57,13 @@ import numpy as np
 from ..board import coords
 from .common import RECORD_COLORS
 from .dispatch import NO_RECORD, POLICY_NAMES, run_batch, run_playout
+from .learned_policy import model_tables, playout_tables
 from .patterns import pattern_table
 from .scoring import board_array, mean_ownership
 
 __all__ = ["simulate", "ownership", "policy_id", "shape_table", "PlayoutStats",
            "POLICY_NAMES", "run_batch", "run_playout", "NO_RECORD", "RECORD_COLORS",
-           "board_array", "mean_ownership"]
+           "board_array", "mean_ownership", "model_tables", "playout_tables"]
 
 _shape_table = None
 NO_OWNERSHIP = np.zeros(0, dtype=np.int32)
@@ -119,10 +123,14 @@ def thread_seed(seed, thread):
     return seed + 0x9E3779B1 * thread
 
 
-def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threads=1, komi=None):
+def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threads=1, komi=None,
+             model=None):
     """Run ``playouts`` playouts from ``board``'s position with the side to move, split over
-    ``threads`` threads (the kernels release the GIL). Returns :class:`PlayoutStats`."""
+    ``threads`` threads (the kernels release the GIL). Returns :class:`PlayoutStats`.
+    ``model``: the :class:`mcgo.learn.movemodel.MoveModel` of the ``learned`` policy (None:
+    the shipped default model); the other policies ignore it."""
     kind = policy_id(policy)
+    tables = [playout_tables(policy, model) for _ in range(threads)]
     komi = board.komi if komi is None else komi
     stats = PlayoutStats(policy)
     shares = [playouts // threads + (1 if i < playouts % threads else 0) for i in range(threads)]
@@ -131,11 +139,11 @@ def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threa
     start = time.perf_counter()
     if threads == 1:
         results = [run_batch(kind, board.pts, board.info, board.zob, shape_table(), seed,
-                             playouts, komi, sums[0])]
+                             playouts, komi, sums[0], tables[0])]
     else:
         with concurrent.futures.ThreadPoolExecutor(threads) as pool:
             futures = [pool.submit(run_batch, kind, board.pts, board.info, board.zob, shape_table(),
-                                   thread_seed(seed, i), shares[i], komi, sums[i])
+                                   thread_seed(seed, i), shares[i], komi, sums[i], tables[i])
                        for i in range(threads)]
             results = [f.result() for f in futures]
     stats.seconds = time.perf_counter() - start
@@ -146,10 +154,10 @@ def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threa
     return stats
 
 
-def ownership(board, playouts=1000, policy="auto", seed=0, threads=1):
+def ownership(board, playouts=1000, policy="auto", seed=0, threads=1, model=None):
     """The mean final owner of every point over the playouts: +1 black, -1 white, as a
     ``(size, size)`` float array indexed ``[row, col]``, row 0 at the bottom."""
-    stats = simulate(board, playouts, policy, seed, ownership=True, threads=threads)
+    stats = simulate(board, playouts, policy, seed, ownership=True, threads=threads, model=model)
     return mean_ownership(stats.owner_sum, stats.playouts, board.size)
 
 

@@ -3,7 +3,9 @@
 
 The registry is :data:`mcgo.options.PLAYOUT_POLICIES`: policy number ``i`` is the ``i``-th
 name there, and the policy ``NAME`` lives in ``mcgo/playout/NAME_policy.py``, whose
-``play_out(pts, info, zob, pat3, scratch, rng, owner, record)`` plays one playout to the end.
+``play_out(pts, info, zob, pat3, scratch, rng, owner, record, model)`` plays one playout to
+the end (``model``: the learned move model's tables, :func:`.learned_policy.model_tables`,
+read by the policies that use it).
 :func:`run_playout`'s chain of ``if policy == i`` is generated from the registry when this
 module is imported: the same code as if written by hand (no function pointers, so Numba
 inlines and caches it as usual), but nothing to edit here when a policy is added. (Numba's
@@ -32,11 +34,11 @@ POLICY_MODULES = {name: importlib.import_module(f".{name}_policy", __package__)
 
 def _run_playout_source(names):
     """The source of :func:`run_playout` for the policies ``names``, in number order."""
-    lines = ["def run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record):"]
+    lines = ["def run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record, model):"]
     for number, name in enumerate(names):
         lines += [f"    if policy == {number}:",
                   f"        return {name}_policy.play_out(pts, info, zob, pat3, scratch, rng, "
-                  "owner, record)"]
+                  "owner, record, model)"]
     lines.append("    return NO_POLICY")
     return "\n".join(lines) + "\n"
 
@@ -50,14 +52,16 @@ run_playout.__doc__ = """Play one playout of the policy numbered ``policy`` in p
     points filled), or ``NO_POLICY`` for an unknown number (``owner`` then untouched). The
     score is ``area_of(owner)``.
 
+    ``model``: the learned move model's arrays (:func:`.learned_policy.model_tables`).
     ``record`` (int32) receives the moves, ``point * RECORD_COLORS + colour``, as far as it
     is long: the search's AMAF statistics need them; pass ``NO_RECORD`` to keep none."""
 run_playout = kernel(run_playout)  # noqa: F821 (defined by the exec above)
 
 
 @allocating_kernel
-def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum):
-    """``n`` playouts from the position ``(pts0, info0)``, seeded by ``seed``.
+def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum, model):
+    """``n`` playouts from the position ``(pts0, info0)``, seeded by ``seed``; ``model``: see
+    :func:`run_playout` (one tuple per thread: its last array is scratch).
 
     Returns ``(black_wins, moves)``: wins count a jigo as half. When ``owner_sum`` is not
     empty, adds +1 for every point black owns at the end and -1 for every white point."""
@@ -72,7 +76,7 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum):
     moves = 0
     for _ in range(n):
         copy_position(pts0, info0, pts, info)
-        moves += run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record)
+        moves += run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record, model)
         black_wins += black_win_value(owner, komi)
         if accumulate:
             add_owner(owner_sum, owner)

@@ -93,6 +93,6 @@ def choose_move(pts, info, pat3, rng, color):
 
 
 @kernel
-def play_out(pts, info, zob, pat3, scratch, rng, owner, record):
-    """A pattern playout to the end (``scratch`` unused); see :func:`.common.play_moves`."""
+def play_out(pts, info, zob, pat3, scratch, rng, owner, record, model):
+    """A pattern playout to the end (``scratch`` and ``model`` unused); see :func:`.common.play_moves`."""
     return play_moves(choose_move, pts, info, zob, pat3, rng, owner, record)

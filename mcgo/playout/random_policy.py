@@ -13,6 +13,6 @@ def choose_move(pts, info, pat3, rng, color):
 
 
 @kernel
-def play_out(pts, info, zob, pat3, scratch, rng, owner, record):
-    """A random playout to the end (``scratch`` unused); see :func:`.common.play_moves`."""
+def play_out(pts, info, zob, pat3, scratch, rng, owner, record, model):
+    """A random playout to the end (``scratch`` and ``model`` unused); see :func:`.common.play_moves`."""
     return play_moves(choose_move, pts, info, zob, pat3, rng, owner, record)

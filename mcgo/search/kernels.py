@@ -212,7 +212,7 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
         owner_map(pts, info, owner)
     else:
         n_record = run_playout(int(params[P_POLICY]), pts, info, zob, pat3, scratch, rng, owner,
-                               record)
+                               record, model)
         if n_record > record.shape[0]:
             n_record = record.shape[0]
     black_result = black_win_value(owner, params[P_KOMI])

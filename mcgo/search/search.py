@@ -33,6 +33,7 @@ from .. import options
 from ..board.history import Move
 from ..board.kernels import NFIELDS, NINFO, PASS, PASSES
 from ..playout import policy_id, shape_table, thread_seed
+from ..playout.learned_policy import default_model, model_tables
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.fill_policy import SCRATCH_ROWS
 from ..stats import wilson_interval
@@ -112,16 +113,8 @@ class SearchResult:
         return self.simulations / self.seconds if self.seconds else float("nan")
 
 
-def model_tables(model):
-    """The arrays the tree kernels read of a learned move model (placeholders for None), and
-    the thread's scratch row."""
-    from ..learn.features import MAXVALUES, NGROUPS
-    vals = np.zeros(NGROUPS, dtype=np.int32)
-    if model is None:
-        return (np.zeros(1), np.zeros((NGROUPS, MAXVALUES)), np.full(1, -1, dtype=np.int64),
-                np.zeros(1), vals)
-    return (model.pattern_table, model.group_log_gamma, model.diamond_keys, model.diamond_table,
-            vals)
+# model_tables(model): the arrays the tree kernels (priors) and the playouts (the learned
+# policy) read of a learned move model (placeholders for None), and the thread's scratch row.
 
 
 class Worker:
@@ -171,6 +164,8 @@ class Search:
         self.model = model          # a mcgo.learn.movemodel.MoveModel for the tree's priors, or None
         self.policy = policy
         self.policy_number = policy_id(policy)
+        # The learned playouts need a model even when the tree uses none for its priors.
+        self.playout_model = default_model() if model is None and policy == "learned" else model
         self.threads = max(1, int(threads))
         self.parallel = parallel
         self.seed = seed
@@ -206,9 +201,9 @@ class Search:
         seeds = [thread_seed(self.seed, i) for i in range(self.threads)]
         if self.shared_tree:
             tree = Tree(capacity_for(self.max_memory_mb), regions=self.threads)
-            return [Worker(size, tree, i, seeds[i], self.model) for i in range(self.threads)]
+            return [Worker(size, tree, i, seeds[i], self.playout_model) for i in range(self.threads)]
         capacity = capacity_for(self.max_memory_mb / self.threads)
-        return [Worker(size, Tree(capacity), 0, seeds[i], self.model) for i in range(self.threads)]
+        return [Worker(size, Tree(capacity), 0, seeds[i], self.playout_model) for i in range(self.threads)]
 
     def _prepare(self, board):
         key = (board.size, board.komi)
