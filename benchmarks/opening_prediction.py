@@ -1,5 +1,6 @@
 """The opening without the case base (issue 11): how often the engine's move lands near the
-professional's, moves 1-20 of the goban games in the learning code's TEST split.
+professional's, moves 1-20 of the goban games in the learning code's test split (or the
+validation split, to tune on).
 
 For each test game and each move 1-20 the GTP engine answers ``reg_genmove`` on the position
 before that move (no case base), at a fixed number of simulations, with the tree's priors
@@ -18,7 +19,8 @@ import click
 
 from mcgo.board import PASS, coords
 from mcgo.gtp.engine import Engine
-from mcgo.learn.split import TEST, game_key, split_of
+import mcgo.search.search
+from mcgo.learn.split import SPLITS, TEST, game_key, split_of
 from mcgo.sgf import SgfError, read_game
 from mcgo.sgf.sources import input_files
 from mcgo.stats import wilson_interval
@@ -29,8 +31,8 @@ MOVES = 20
 DISTANCES = (0, 1, 2, 4)
 
 
-def test_games(folder, limit):
-    """The 19x19 games of ``folder`` in the test split, one per key, in name order."""
+def split_games(folder, part, limit):
+    """The 19x19 games of ``folder`` in the ``part`` split, one per key, in name order."""
     files, _ = input_files([folder])
     seen, games = set(), []
     for path in files:
@@ -39,7 +41,7 @@ def test_games(folder, limit):
         except SgfError:
             continue
         key = game_key(record)
-        if record.size != 19 or key in seen or split_of(key) != TEST:
+        if record.size != 19 or key in seen or split_of(key) != part:
             continue
         seen.add(key)
         games.append(record)
@@ -54,12 +56,18 @@ def test_games(folder, limit):
 @click.option("--games", "limit", type=int, default=None, help="At most this many test games.")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--folder", type=click.Path(exists=True, file_okay=False), default=str(GOBAN))
-def main(sims, model_path, preset, limit, seed, folder):
+@click.option("--split", "part", type=click.Choice(SPLITS), default=TEST, show_default=True,
+              help="Tune on validation games; report on test games.")
+@click.option("--prior-visits", type=float, default=None,
+              help="Virtual visits of the model's prior (default: the engine's).")
+def main(sims, model_path, preset, limit, seed, folder, part, prior_visits):
+    if prior_visits is not None:
+        mcgo.search.search.MODEL_PRIOR_VISITS = prior_visits
     model = None
     if model_path != "none":
         from mcgo.learn.movemodel import load
         model = load(model_path)
-    games = test_games(folder, limit)
+    games = split_games(folder, part, limit)
     hits = {d: 0 for d in DISTANCES}
     count = 0
     start = time.perf_counter()
@@ -83,7 +91,8 @@ def main(sims, model_path, preset, limit, seed, folder):
         click.echo(f"game {g + 1}/{len(games)}: d<=2 {hits[2]}/{count}", err=True)
     share = {f"d<={d}": round(hits[d] / max(count, 1), 4) for d in DISTANCES}
     low, high = wilson_interval(hits[2], count)
-    print(json.dumps(dict(sims=sims, model=model_path, preset=preset, games=len(games),
+    print(json.dumps(dict(sims=sims, model=model_path, preset=preset, split=part,
+                          prior_visits=mcgo.search.search.MODEL_PRIOR_VISITS, games=len(games),
                           positions=count, share=share, wilson_95_d2=[round(low, 4), round(high, 4)],
                           seconds=round(time.perf_counter() - start, 1)), indent=2))
 
