@@ -180,8 +180,8 @@ def test_the_search_starts_afresh_after_a_set_up():
     again = search.run(board, playouts=100)
     assert again.root_visits <= again.simulations
     board.undo()
-    search.run(board, playouts=400)
-    board.play(first.best_move)
+    third = search.run(board, playouts=400)
+    board.play(third.best_move)
     kept = search.run(board, playouts=100)
     assert kept.root_visits > kept.simulations
 

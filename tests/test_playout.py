@@ -52,11 +52,11 @@ def test_playout_score_equals_sgfmill_area_score(size, policy):
         board.play(move)
     kind = playout.policy_id(policy)
     rng = common.seed_rng(size * 7 + kind)
-    scratch = np.zeros((fill_policy.SCRATCH_ROWS, board.pts.shape[1]), dtype=np.int32)
+    work = playout.new_work(board.size)
     owner = np.zeros(board.pts.shape[1], dtype=np.int8)
     for _ in range(30):
         pts, info = board.pts.copy(), board.info.copy()
-        playout.run_playout(kind, pts, info, board.zob, playout.shape_table(), scratch, rng, owner,
+        playout.run_playout(kind, pts, info, board.zob, playout.shape_table(), work, rng, owner,
                             playout.NO_RECORD, MODEL)
         area = sgfmill_area(pts, size)
         assert K.area_of(owner) == area
@@ -73,7 +73,7 @@ def test_each_registered_policy_runs_under_its_number():
     ``NAME_policy.py``: the same seed gives the same playout either way."""
     board = mcgo.Board(19)
     board.play("D4")
-    scratch = np.zeros((fill_policy.SCRATCH_ROWS, board.pts.shape[1]), dtype=np.int32)
+    work = playout.new_work(board.size)
     results = {}
     for number, name in enumerate(options.PLAYOUT_POLICIES):
         assert playout.policy_id(name) == number
@@ -82,7 +82,7 @@ def test_each_registered_policy_runs_under_its_number():
         for run in (playout.run_playout, lambda *args: module.play_out(*args[1:])):
             pts, info = board.pts.copy(), board.info.copy()
             owner = np.zeros(board.pts.shape[1], dtype=np.int8)
-            moves = run(number, pts, info, board.zob, playout.shape_table(), scratch,
+            moves = run(number, pts, info, board.zob, playout.shape_table(), work,
                         common.seed_rng(5), owner, playout.NO_RECORD, MODEL)
             runs.append((moves, owner.tobytes()))
         assert runs[0] == runs[1], name
@@ -91,7 +91,7 @@ def test_each_registered_policy_runs_under_its_number():
     assert results["auto"] == results["fill"]
     owner = np.zeros(board.pts.shape[1], dtype=np.int8)
     assert playout.run_playout(len(options.PLAYOUT_POLICIES), board.pts.copy(), board.info.copy(),
-                               board.zob, playout.shape_table(), scratch, common.seed_rng(5),
+                               board.zob, playout.shape_table(), work, common.seed_rng(5),
                                owner, playout.NO_RECORD, MODEL) == playout.dispatch.NO_POLICY
     with pytest.raises(ValueError, match="unknown playout policy"):
         playout.policy_id("nonsense")
@@ -205,7 +205,8 @@ def position(black, white, last=None, size=9):
 
 def choose(board, seed=1):
     rng = common.seed_rng(seed)
-    return pattern_policy.choose_move(board.pts, board.info, playout.shape_table(), rng, board.to_move)
+    return pattern_policy.choose_move(board.pts, board.info, board.zob, playout.shape_table(),
+                                      playout.new_work(board.size), rng, board.to_move)
 
 
 def test_pattern_policy_captures_a_chain_in_atari():
@@ -526,12 +527,12 @@ def test_recorded_moves_replay_to_the_same_final_position(policy):
         board.play(move)
     kind = playout.policy_id(policy)
     rng = common.seed_rng(11 + kind)
-    scratch = np.zeros((fill_policy.SCRATCH_ROWS, board.pts.shape[1]), dtype=np.int32)
+    work = playout.new_work(board.size)
     owner = np.zeros(board.pts.shape[1], dtype=np.int8)
     record = np.zeros(3 * 81 + 1, dtype=np.int32)
     for _ in range(5):
         pts, info = board.pts.copy(), board.info.copy()
-        n = playout.run_playout(kind, pts, info, board.zob, playout.shape_table(), scratch, rng,
+        n = playout.run_playout(kind, pts, info, board.zob, playout.shape_table(), work, rng,
                                 owner, record, MODEL)
         replay = board.copy()
         for entry in record[:n]:

@@ -19,11 +19,13 @@ and the tactics of :mod:`mcgo.tactics`; :mod:`.dispatch` runs a policy by its nu
 Adding a policy ``NAME``: one new file and one registry line.
 
 1. Write ``mcgo/playout/NAME_policy.py`` with a kernel
-   ``play_out(pts, info, zob, pat3, scratch, rng, owner, record, model)`` that plays the
+   ``play_out(pts, info, zob, pat3, work, rng, owner, record, model)`` that plays the
    position to the end in place, writes the final owners into ``owner`` and returns the moves
-   played (``model``: the learned move model's arrays, :func:`model_tables`; most ignore it).
-   A policy that chooses one move at a time writes ``choose_move(pts, info, pat3, rng,
-   color)`` and returns ``common.play_moves(choose_move, ...)`` (see :mod:`.random_policy`).
+   played (``work``: the thread's work arrays, :func:`new_work`, its scratch rows and the
+   ladder reader's space; ``model``: the learned move model's arrays, :func:`model_tables`;
+   most ignore it). A policy that chooses one move at a time writes ``choose_move(pts, info,
+   zob, pat3, work, rng, color)`` and returns ``common.play_moves(choose_move, ...)`` (see
+   :mod:`.random_policy`).
 2. Append ``"NAME"`` to :data:`mcgo.options.PLAYOUT_POLICIES` (its place there is its
    number in the kernels). ``mcgo bench``, ``--policy`` of ``mcgo gtp`` and ``mcgo play``,
    :func:`policy_id` and the kernels' dispatch (:mod:`.dispatch`) all read it from there.
@@ -56,13 +58,13 @@ import numpy as np
 
 from ..board import coords
 from .common import RECORD_COLORS
-from .dispatch import NO_RECORD, POLICY_NAMES, run_batch, run_playout
+from .dispatch import NO_RECORD, POLICY_NAMES, new_work, run_batch, run_playout
 from .learned_policy import model_tables, playout_tables
 from .patterns import pattern_table
 from .scoring import board_array, mean_ownership
 
 __all__ = ["simulate", "ownership", "policy_id", "shape_table", "PlayoutStats",
-           "POLICY_NAMES", "run_batch", "run_playout", "NO_RECORD", "RECORD_COLORS",
+           "POLICY_NAMES", "run_batch", "run_playout", "new_work", "NO_RECORD", "RECORD_COLORS",
            "board_array", "mean_ownership", "model_tables", "playout_tables"]
 
 _shape_table = None

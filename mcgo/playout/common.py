@@ -85,8 +85,9 @@ def random_move(pts, info, rng, color, avoid_self_atari):
 
 
 @inline_kernel
-def play_moves(choose_move, pts, info, zob, pat3, rng, owner, record):
-    """Play the moves of a rule-abiding policy's ``choose_move(pts, info, pat3, rng, color)``
+def play_moves(choose_move, pts, info, zob, pat3, work, rng, owner, record):
+    """Play the moves of a rule-abiding policy's
+    ``choose_move(pts, info, zob, pat3, work, rng, color)``
     in place until two passes in a row or the move cap, then write the final owner of every
     point into ``owner``; returns the number of moves, passes included. The moves go into
     ``record`` as far as it is long (see :func:`record_move`).
@@ -97,7 +98,7 @@ def play_moves(choose_move, pts, info, zob, pat3, rng, owner, record):
     moves = 0
     while moves < cap and info[PASSES] < 2:
         color = info[TO_MOVE]
-        p = choose_move(pts, info, pat3, rng, color)
+        p = choose_move(pts, info, zob, pat3, work, rng, color)
         play_legal(pts, info, zob, p, color)
         record_move(record, moves, p, color)
         moves += 1

@@ -3,7 +3,7 @@
 
 The registry is :data:`mcgo.options.PLAYOUT_POLICIES`: policy number ``i`` is the ``i``-th
 name there, and the policy ``NAME`` lives in ``mcgo/playout/NAME_policy.py``, whose
-``play_out(pts, info, zob, pat3, scratch, rng, owner, record, model)`` plays one playout to
+``play_out(pts, info, zob, pat3, work, rng, owner, record, model)`` plays one playout to
 the end (``model``: the learned move model's tables, :func:`.learned_policy.model_tables`,
 read by the policies that use it).
 :func:`run_playout`'s chain of ``if policy == i`` is generated from the registry when this
@@ -18,9 +18,10 @@ import importlib
 import numpy as np
 
 from .. import options
-from ..board.kernels import copy_position
+from ..board.kernels import BOARDSIZE, copy_position
 from ..jit import allocating_kernel, kernel
 from .common import seed_rng
+from ..tactics.ladder import new_ladder_space
 from .fill_policy import SCRATCH_ROWS
 from .scoring import add_owner, black_win_value
 
@@ -32,12 +33,21 @@ POLICY_MODULES = {name: importlib.import_module(f".{name}_policy", __package__)
                   for name in options.PLAYOUT_POLICIES}
 
 
+@allocating_kernel
+def new_work(size):
+    """A playout's work arrays for a ``size`` board, made once per thread: ``(rows,
+    ladder)``, the int32 scratch rows of the policies (``SCRATCH_ROWS`` x ``W*W``) and the
+    ladder reader's space (:func:`mcgo.tactics.ladder.new_ladder_space`)."""
+    w = size + 2
+    return np.zeros((SCRATCH_ROWS, w * w), dtype=np.int32), new_ladder_space(size)
+
+
 def _run_playout_source(names):
     """The source of :func:`run_playout` for the policies ``names``, in number order."""
-    lines = ["def run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record, model):"]
+    lines = ["def run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model):"]
     for number, name in enumerate(names):
         lines += [f"    if policy == {number}:",
-                  f"        return {name}_policy.play_out(pts, info, zob, pat3, scratch, rng, "
+                  f"        return {name}_policy.play_out(pts, info, zob, pat3, work, rng, "
                   "owner, record, model)"]
     lines.append("    return NO_POLICY")
     return "\n".join(lines) + "\n"
@@ -52,7 +62,8 @@ run_playout.__doc__ = """Play one playout of the policy numbered ``policy`` in p
     points filled), or ``NO_POLICY`` for an unknown number (``owner`` then untouched). The
     score is ``area_of(owner)``.
 
-    ``model``: the learned move model's arrays (:func:`.learned_policy.model_tables`).
+    ``work``: the thread's work arrays (:func:`new_work`); ``model``: the learned move
+    model's arrays (:func:`.learned_policy.model_tables`).
     ``record`` (int32) receives the moves, ``point * RECORD_COLORS + colour``, as far as it
     is long: the search's AMAF statistics need them; pass ``NO_RECORD`` to keep none."""
 run_playout = kernel(run_playout)  # noqa: F821 (defined by the exec above)
@@ -67,7 +78,7 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum, model):
     empty, adds +1 for every point black owns at the end and -1 for every white point."""
     pts = np.empty_like(pts0)
     info = np.empty_like(info0)
-    scratch = np.empty((SCRATCH_ROWS, pts0.shape[1]), dtype=np.int32)
+    work = new_work(info0[BOARDSIZE])
     owner = np.zeros(pts0.shape[1], dtype=np.int8)
     record = np.zeros(0, dtype=np.int32)
     rng = seed_rng(seed)
@@ -76,7 +87,7 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum, model):
     moves = 0
     for _ in range(n):
         copy_position(pts0, info0, pts, info)
-        moves += run_playout(policy, pts, info, zob, pat3, scratch, rng, owner, record, model)
+        moves += run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model)
         black_wins += black_win_value(owner, komi)
         if accumulate:
             add_owner(owner_sum, owner)

@@ -12,7 +12,8 @@ chain of ``SMALL_CHAIN`` stones or fewer; then judge each chain by the empty reg
 Dead chains are removed and the board is scored by area with the board's own scorer.
 
 The kernel works on a throwaway copy of the position: afterwards only the COLOR row of
-``pts`` is meaningful. ``scratch`` is an int32 array of shape ``(4, W*W)``.
+``pts`` is meaningful. It uses the first ``SCRATCH_ROWS`` rows of the playout's work rows
+(``work[0]``, int32, shape ``(rows, W*W)``).
 """
 
 import numpy as np
@@ -158,11 +159,11 @@ def fill_randomly(pts, info, rng, record):
 
 
 @kernel
-def play_out(pts, info, zob, pat3, scratch, rng, owner, record, model):
+def play_out(pts, info, zob, pat3, work, rng, owner, record, model):
     """Fill, judge life by eyespaces and write the final owners into ``owner``; returns
     the number of points filled (recorded into ``record`` as far as it is long). ``zob``,
     ``pat3`` and ``model`` are unused: every policy's ``play_out`` takes the same arguments."""
     filled = fill_randomly(pts, info, rng, record)
-    judge_and_remove_dead(pts[COLOR], scratch, info[WIDTH])
+    judge_and_remove_dead(pts[COLOR], work[0], info[WIDTH])
     owner_map(pts, info, owner)
     return filled

@@ -207,11 +207,11 @@ def choose_move(pts, info, rng, color, previous, mark, model):
 
 
 @kernel
-def play_out(pts, info, zob, pat3, scratch, rng, owner, record, model):
-    """A learned playout to the end (``pat3`` unused; ``scratch``'s first row marks the
+def play_out(pts, info, zob, pat3, work, rng, owner, record, model):
+    """A learned playout to the end (``pat3`` unused; the first work row marks the
     near points); as :func:`.common.play_moves`, with the move before the last tracked here
     (unknown, -1, at the start)."""
-    mark = scratch[MARK_ROW]
+    mark = work[0][MARK_ROW]
     for i in range(mark.shape[0]):
         mark[i] = 0
     cap = MOVE_CAP_FACTOR * info[BOARDSIZE] * info[BOARDSIZE]

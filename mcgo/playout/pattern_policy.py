@@ -1,21 +1,25 @@
 """The pattern playout (thesis 8.4.4 and 9.5, second method), in this order of preference:
 
 1. capture an opponent chain in atari, or save an own chain in atari by capturing or by
-   extending when that gives it at least two liberties: the chains touching the last move,
-   bigger chains first (:func:`mcgo.tactics.atari.capture_or_escape`);
-2. a MoGo 3x3 shape (``patterns.py``) on an empty point next to the last move;
-3. a free point on the 3rd or 4th line in an empty area (the 5x5 box around it empty; the
+   extending when that gives it at least two liberties and does not run into a working
+   ladder: the chains touching the last move, bigger chains first
+   (:func:`mcgo.tactics.atari.capture_or_escape`);
+2. an atari on the last move's chain (two liberties) that captures it in a ladder
+   (:func:`mcgo.tactics.ladder.ladder_attack`);
+3. a MoGo 3x3 shape (``patterns.py``) on an empty point next to the last move;
+4. a free point on the 3rd or 4th line in an empty area (the 5x5 box around it empty; the
    rule of :mod:`mcgo.tactics.geometry`);
-4. a uniformly random move, as in the random policy.
+5. a uniformly random move, as in the random policy.
 
-Self-atari of two or more stones is rejected in steps 2 and 4, except once in
+Self-atari of two or more stones is rejected in steps 3 and 5, except once in
 ``SELF_ATARI_KEEP_ONE_IN`` tries (nakade needs it). No step fills the mover's own true eye.
 """
 
 from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL, NEMPTY, PASS,
                              WIDTH, legality)
-from ..jit import kernel
+from ..jit import inline_kernel, kernel
 from ..tactics.atari import capture_or_escape, is_self_atari
+from ..tactics.ladder import ladder_attack
 from ..tactics.eyes import is_true_eye
 from ..tactics.geometry import edge_distance, in_empty_area, is_good_line
 from .common import SELF_ATARI_KEEP_ONE_IN, play_moves, random_below, random_move
@@ -40,7 +44,7 @@ def neighbourhood_code(pts, w, p):
 
 @kernel
 def pattern_move(pts, info, pat3, rng, last, color):
-    """Step 2: a uniformly chosen empty neighbour of the last move that matches a shape."""
+    """Step 3: a uniformly chosen empty neighbour of the last move that matches a shape."""
     w = info[WIDTH]
     chosen = PASS
     found = 0
@@ -60,7 +64,7 @@ def pattern_move(pts, info, pat3, rng, last, color):
 
 @kernel
 def free_area_move(pts, info, rng, color):
-    """Step 3: a random empty point on the 3rd or 4th line whose surrounding box is empty."""
+    """Step 4: a random empty point on the 3rd or 4th line whose surrounding box is empty."""
     n = info[NEMPTY]
     if n == 0:
         return PASS
@@ -75,12 +79,16 @@ def free_area_move(pts, info, rng, color):
     return PASS
 
 
-@kernel
-def choose_move(pts, info, pat3, rng, color):
+@inline_kernel
+def choose_move(pts, info, zob, pat3, work, rng, color):
     """The pattern policy's move for ``color``; PASS when nothing is left to play."""
     last = info[LAST_MOVE]
     if last > 0:
-        move = capture_or_escape(pts, info, last, color)
+        ladder = work[1]
+        move = capture_or_escape(pts, info, zob, ladder, last, color)
+        if move != PASS:
+            return move
+        move = ladder_attack(pts, info, zob, ladder, last, color)
         if move != PASS:
             return move
         move = pattern_move(pts, info, pat3, rng, last, color)
@@ -93,6 +101,6 @@ def choose_move(pts, info, pat3, rng, color):
 
 
 @kernel
-def play_out(pts, info, zob, pat3, scratch, rng, owner, record, model):
-    """A pattern playout to the end (``scratch`` and ``model`` unused); see :func:`.common.play_moves`."""
-    return play_moves(choose_move, pts, info, zob, pat3, rng, owner, record)
+def play_out(pts, info, zob, pat3, work, rng, owner, record, model):
+    """A pattern playout to the end (``model`` unused); see :func:`.common.play_moves`."""
+    return play_moves(choose_move, pts, info, zob, pat3, work, rng, owner, record)

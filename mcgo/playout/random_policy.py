@@ -6,13 +6,13 @@ from .common import play_moves, random_move
 
 
 @kernel
-def choose_move(pts, info, pat3, rng, color):
-    """The random policy's move for ``color`` (``pat3`` unused: every rule-abiding policy
-    takes the same arguments); PASS when nothing is left to play."""
+def choose_move(pts, info, zob, pat3, work, rng, color):
+    """The random policy's move for ``color`` (``zob``, ``pat3`` and ``work`` unused: every
+    rule-abiding policy takes the same arguments); PASS when nothing is left to play."""
     return random_move(pts, info, rng, color, False)
 
 
 @kernel
-def play_out(pts, info, zob, pat3, scratch, rng, owner, record, model):
-    """A random playout to the end (``scratch`` and ``model`` unused); see :func:`.common.play_moves`."""
-    return play_moves(choose_move, pts, info, zob, pat3, rng, owner, record)
+def play_out(pts, info, zob, pat3, work, rng, owner, record, model):
+    """A random playout to the end (``model`` unused); see :func:`.common.play_moves`."""
+    return play_moves(choose_move, pts, info, zob, pat3, work, rng, owner, record)

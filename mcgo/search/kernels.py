@@ -1,7 +1,7 @@
 """The search's hot loop: selection, expansion, playout and backup, as ``kernel``s.
 
 Nothing here allocates: the tree (``tree.py``) and the work arrays (a position copy, the
-playout's scratch rows, owner map, move record, the path through the tree, the AMAF map)
+playout's work arrays, owner map, move record, the path through the tree, the AMAF map)
 are made once in Python and passed in. ``run_simulations`` does a batch of simulations and
 returns; Python checks the clock and the stop conditions between batches.
 
@@ -48,7 +48,7 @@ def clear_node(ints, floats, n, move, parent):
 
 
 @kernel
-def expand(ints, floats, state, params, node, pts, info, pat3, rng, model):
+def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, model):
     """Give ``node`` (whose position is ``pts, info``) one child per legal move and pass, in
     random order, with priors if the preset uses them (and the learned model's when
     ``params[P_MODEL_PRIOR]`` is set; ``model``: its tables, see ``Search``), in this
@@ -86,7 +86,7 @@ def expand(ints, floats, state, params, node, pts, info, pat3, rng, model):
                          params[P_MODEL_PRIOR], pattern_lg, group_lg, diamond_keys, diamond_lg,
                          vals)
     if params[P_PRIORS] != 0.0:
-        set_priors(ints[MOVE], floats, first, count, pts, info, pat3, color)
+        set_priors(ints[MOVE], floats, first, count, pts, info, zob, pat3, work[1], color)
     state[NEXT_FREE] = first + count
     # Publish last: another thread sees the children only once they are complete.
     ints[FIRST_CHILD, node] = first
@@ -176,7 +176,7 @@ def backup(ints, floats, params, path, depth, root_to_move, black_result, record
 
 
 @kernel
-def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, scratch,
+def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, work,
                   owner, record, amaf_color, path, rng, owner_sum, model):
     """One simulation: descend from the root by ``select_child``, expand the leaf when it
     has enough visits, play out, back the result up. Returns the playout's length."""
@@ -194,7 +194,8 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
             # This simulation's own virtual loss is not a visit yet.
             if node != root and floats[VISITS, node] - virtual_loss < expand_after:
                 break
-            if not expand(ints, floats, state, params, node, pts, info, pat3, rng, model):
+            if not expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng,
+                          model):
                 break
         child = select_child(ints, floats, params, node)
         if child < 0:
@@ -211,7 +212,7 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
     if info[PASSES] >= 2:
         owner_map(pts, info, owner)
     else:
-        n_record = run_playout(int(params[P_POLICY]), pts, info, zob, pat3, scratch, rng, owner,
+        n_record = run_playout(int(params[P_POLICY]), pts, info, zob, pat3, work, rng, owner,
                                record, model)
         if n_record > record.shape[0]:
             n_record = record.shape[0]
@@ -224,22 +225,22 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
 
 
 @kernel
-def run_simulations(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, scratch,
+def run_simulations(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, work,
                     owner, record, amaf_color, path, rng, owner_sum, n, model):
     """``n`` simulations from the root position ``(pts0, info0)``; returns the moves played
     in the playouts (for rates)."""
     moves = 0
     for _ in range(n):
         moves += simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info,
-                               scratch, owner, record, amaf_color, path, rng, owner_sum, model)
+                               work, owner, record, amaf_color, path, rng, owner_sum, model)
     return moves
 
 
 @kernel
-def expand_root(ints, floats, state, params, pts0, info0, pts, info, pat3, rng, model):
+def expand_root(ints, floats, state, params, pts0, info0, pts, info, zob, pat3, work, rng, model):
     """Make sure the root has children (the Python side then hides superko moves)."""
     root = state[ROOT]
     if ints[NUM_CHILDREN, root] > 0:
         return True
     copy_position(pts0, info0, pts, info)
-    return expand(ints, floats, state, params, root, pts, info, pat3, rng, model)
+    return expand(ints, floats, state, params, root, pts, info, zob, pat3, work, rng, model)

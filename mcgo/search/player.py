@@ -81,8 +81,8 @@ class Player:
         self._pass_search = None
 
     def new_game(self):
-        """Forget the trees (a new board)."""
-        self.search.clear()
+        """Forget the trees (a new board); the next game's search draws other random numbers."""
+        self.search.new_game()
         if self._pass_search is not None:
             self._pass_search.clear()
 

@@ -1,9 +1,10 @@
 """Prior knowledge for a new node, as virtual playouts (Gelly and Silver 2007).
 
 A new child starts with ``PRIOR_EVEN`` virtual visits at an even win rate; the same rules
-the pattern playout follows then add virtual wins (a capture, an escape from atari, a MoGo
-3x3 shape next to the last move, a free 3rd or 4th line point in an empty area) or virtual
-losses (a self-atari, the 1st or 2nd line in an empty area, an early pass). The real
+the pattern playout follows then add virtual wins (a capture, an escape from atari, an atari
+that starts a working ladder, a MoGo 3x3 shape next to the last move, a free 3rd or 4th line
+point in an empty area) or virtual losses (a self-atari, running out of a working ladder, the
+1st or 2nd line in an empty area, an early pass). The real
 playouts soon outweigh them; they only decide which moves the search looks at first. The
 rules themselves live in :mod:`mcgo.tactics`, shared with the playouts.
 
@@ -16,11 +17,12 @@ times less likely like a loss; the hand-written priors come on top.
 
 import math
 
-from ..board.kernels import BOARDSIZE, LAST_MOVE, NEMPTY, PASS, WIDTH
+from ..board.kernels import BOARDSIZE, COLOR, HEAD, LAST_MOVE, LIBS, NEMPTY, PASS, WIDTH
 from ..jit import kernel
 from ..learn.movemodel import move_log_gamma
 from ..playout.pattern_policy import neighbourhood_code
 from ..tactics.atari import capture_or_escape, is_capture, is_self_atari
+from ..tactics.ladder import ladder_attack, ladder_captures
 from ..tactics.geometry import FIRST_GOOD_LINE, edge_distance, in_empty_area, is_good_line, is_next_to
 from .tree import PRIOR_VISITS, PRIOR_WINS
 
@@ -29,6 +31,8 @@ PRIOR_CAPTURE = 20.0        # virtual wins of a move that captures
 PRIOR_ESCAPE = 20.0         # the playout's capture-or-escape answer to the last move
 PRIOR_SHAPE = 10.0          # a 3x3 shape next to the last move
 PRIOR_SELF_ATARI = 20.0     # virtual losses of a self-atari of 2+ stones
+PRIOR_LADDER = 20.0         # virtual wins of an atari that starts a working ladder, and
+                            # virtual losses of an extension that runs into one
 PRIOR_GOOD_LINE = 10.0      # 3rd/4th line point in an empty area
 PRIOR_BAD_LINE = 10.0       # 1st/2nd line point in an empty area (losses)
 PRIOR_PASS = 20.0           # virtual losses of a pass while the board is still open
@@ -43,15 +47,33 @@ def add_prior(floats, node, visits, wins):
 
 
 @kernel
-def set_priors(ints_moves, floats, first, count, pts, info, pat3, color):
+def runs_into_ladder(pts, info, zob, ladder, p, color):
+    """True when ``p`` is the liberty of an own chain in atari and that chain, extending
+    there, dies in a ladder (unless ``p`` captures: then it is not an extension)."""
+    w = info[WIDTH]
+    for q in (p - 1, p + 1, p - w, p + w):
+        if pts[COLOR, q] == 3 - color and pts[LIBS, pts[HEAD, q]] == 1:
+            return False
+    for q in (p - 1, p + 1, p - w, p + w):
+        if pts[COLOR, q] == color and pts[LIBS, pts[HEAD, q]] == 1 \
+                and ladder_captures(pts, info, zob, ladder, q):
+            return True
+    return False
+
+
+@kernel
+def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, color):
     """Give the ``count`` children starting at column ``first`` (moves in ``ints_moves``)
-    their prior virtual visits and wins in the position ``(pts, info)``."""
+    their prior virtual visits and wins in the position ``(pts, info)`` (``ladder``: the
+    thread's ladder space, :mod:`mcgo.tactics.ladder`)."""
     w = info[WIDTH]
     size = info[BOARDSIZE]
     last = info[LAST_MOVE]
     escape = PASS
+    attack = PASS
     if last > 0:
-        escape = capture_or_escape(pts, info, last, color)
+        escape = capture_or_escape(pts, info, zob, ladder, last, color)
+        attack = ladder_attack(pts, info, zob, ladder, last, color)
     board_open = info[NEMPTY] * OPEN_BOARD_FRACTION > size * size
     for c in range(first, first + count):
         p = ints_moves[c]
@@ -66,6 +88,10 @@ def set_priors(ints_moves, floats, first, count, pts, info, pat3, color):
             add_prior(floats, c, PRIOR_ESCAPE, PRIOR_ESCAPE)
         if is_self_atari(pts, w, p, color):
             add_prior(floats, c, PRIOR_SELF_ATARI, 0.0)
+        if p == attack:
+            add_prior(floats, c, PRIOR_LADDER, PRIOR_LADDER)
+        elif runs_into_ladder(pts, info, zob, ladder, p, color):
+            add_prior(floats, c, PRIOR_LADDER, 0.0)
         if last > 0 and is_next_to(p, last, w) and pat3[neighbourhood_code(pts, w, p)] != 0:
             add_prior(floats, c, PRIOR_SHAPE, PRIOR_SHAPE)
         if in_empty_area(pts, w, size, p):

@@ -35,7 +35,7 @@ from ..board.kernels import NFIELDS, NINFO, PASS, PASSES
 from ..playout import policy_id, shape_table, thread_seed
 from ..playout.learned_policy import default_model, model_tables
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
-from ..playout.fill_policy import SCRATCH_ROWS
+from ..playout.dispatch import new_work
 from ..stats import wilson_interval
 from . import kernels
 from .presets import P_MODEL_PRIOR, STRONG, THESIS_EXPLORATION, parameter_vector, settings
@@ -50,6 +50,7 @@ MAX_DEPTH = 512             # path array length (the tree never gets near it)
 EARLY_STOP_AFTER = 0.25     # consider stopping early after this part of the time budget
 PARALLEL_MODES = options.PARALLEL_MODES
 DEFAULT_PARALLEL = options.DEFAULT_PARALLEL
+GAME_SEED_STEP = 0x632BE5AB  # odd: the seeds of a session's games are all distinct
 
 
 @dataclass
@@ -114,7 +115,14 @@ class SearchResult:
 
 
 # model_tables(model): the arrays the tree kernels (priors) and the playouts (the learned
-# policy) read of a learned move model (placeholders for None), and the thread's scratch row.
+# policy) read of a learned move model (placeholders for None); new_work(size): the thread's
+# playout work arrays (scratch rows and the ladder space).
+
+
+def game_seed(seed, games):
+    """The seed of the search in a session's game after ``games`` searched games (the first
+    game keeps ``seed``)."""
+    return seed + GAME_SEED_STEP * games
 
 
 class Worker:
@@ -127,7 +135,7 @@ class Worker:
         self.state = tree.state[region]
         self.pts = np.zeros((NFIELDS, w * w), dtype=np.int32)
         self.info = np.zeros(NINFO, dtype=np.int64)
-        self.scratch = np.zeros((SCRATCH_ROWS, w * w), dtype=np.int32)
+        self.work = new_work(size)
         self.owner = np.zeros(w * w, dtype=np.int8)
         self.record = np.zeros(MOVE_CAP_FACTOR * size * size + 1, dtype=np.int32)
         self.amaf = np.zeros(w * w, dtype=np.int8)
@@ -142,7 +150,7 @@ class Worker:
         moves = kernels.run_simulations(t.ints, t.floats, self.state, params, board.pts,
                                         board.root_info,
                                         board.zob, shape_table(), self.pts, self.info,
-                                        self.scratch, self.owner, self.record, self.amaf,
+                                        self.work, self.owner, self.record, self.amaf,
                                         self.path, self.rng, self.owner_sum, n, self.model)
         self.simulations += n
         self.moves += moves
@@ -169,6 +177,7 @@ class Search:
         self.threads = max(1, int(threads))
         self.parallel = parallel
         self.seed = seed
+        self.games = 0              # games searched since the seed was set (see new_game)
         self.max_memory_mb = max_memory_mb
         self.workers = None
         self._key = None            # (size, komi) the trees were grown for
@@ -180,6 +189,15 @@ class Search:
     # ------------------------------------------------------------------ trees
     def set_seed(self, seed):
         self.seed = seed
+        self.games = 0
+        self.workers = None
+
+    def new_game(self):
+        """Forget the trees for a new game. A game after one that was searched gets the seed
+        :func:`game_seed` ``(seed, games)``: the games of a match between deterministic
+        settings (fixed simulations) differ, and a session's games are still reproducible."""
+        if self.workers is not None:
+            self.games += 1
         self.workers = None
 
     def clear(self):
@@ -198,7 +216,7 @@ class Search:
         return [self.workers[0].tree] if self.shared_tree else [w.tree for w in self.workers]
 
     def _make_workers(self, size):
-        seeds = [thread_seed(self.seed, i) for i in range(self.threads)]
+        seeds = [thread_seed(game_seed(self.seed, self.games), i) for i in range(self.threads)]
         if self.shared_tree:
             tree = Tree(capacity_for(self.max_memory_mb), regions=self.threads)
             return [Worker(size, tree, i, seeds[i], self.playout_model) for i in range(self.threads)]
@@ -252,7 +270,7 @@ class Search:
         """Expand each root, hide moves the real game forbids, set the bonus."""
         for t, w in zip(self.trees, self.workers):
             kernels.expand_root(t.ints, t.floats, w.state, params, board.pts, board.root_info,
-                                w.pts, w.info, shape_table(), w.rng, w.model)
+                                w.pts, w.info, board.zob, shape_table(), w.work, w.rng, w.model)
             for c in t.children(t.root):
                 move = int(t.ints[MOVE, c])
                 t.ints[BLOCKED, c] = move != PASS and board.legality(move) is not None

@@ -16,8 +16,13 @@ Each module holds one kind of reading, as Numba ``kernel``s on a position's arra
   free-area rule (:func:`~.geometry.in_empty_area`, the good and low lines) and contact
   (:func:`~.geometry.is_next_to`).
 
-Room for what comes next, one module each: ladders (``ladder.py``), nakade shapes
-(``nakade.py``) and two-liberty reading (``two_liberties.py``).
+* :mod:`.ladder`: ladders read move by move on copies of the position kept in a per-thread
+  ladder space: whether a chain in atari dies running (:func:`~.ladder.ladder_captures`),
+  whether an atari starts a ladder that works (:func:`~.ladder.atari_starts_ladder`), and
+  the playouts' atari on the last move's chain (:func:`~.ladder.ladder_attack`).
+
+Room for what comes next, one module each: nakade shapes (``nakade.py``) and two-liberty
+reading (``two_liberties.py``).
 
 >>> import mcgo
 >>> from mcgo.board import kernels as K

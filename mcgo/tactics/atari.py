@@ -6,6 +6,7 @@ self-atari) and that the priors reward or punish in the tree.
 
 from ..board.kernels import BLACK, COLOR, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, WHITE, WIDTH, legality
 from ..jit import kernel
+from .ladder import ladder_captures
 from .liberties import first_liberty, liberties_after
 
 
@@ -28,10 +29,11 @@ def is_self_atari(pts, w, p, color):
 
 
 @kernel
-def escape_atari(pts, info, head, color):
+def escape_atari(pts, info, zob, ladder, head, color):
     """A move that saves the own chain ``head`` (in atari): capture a neighbouring chain in
-    atari, else extend at the liberty if that leaves two or more liberties; PASS if none.
-    One move deep: a ladder is not read."""
+    atari, else extend at the liberty if that leaves two or more liberties and the chain does
+    not then die in a ladder (read with :func:`mcgo.tactics.ladder.ladder_captures` in the
+    ladder space ``ladder``); PASS if none."""
     w = info[WIDTH]
     opp = 3 - color
     s = head
@@ -49,13 +51,13 @@ def escape_atari(pts, info, head, color):
     lib = first_liberty(pts, w, head)
     if legality(pts, info, lib, color) == LEGAL:
         libs, _ = liberties_after(pts, w, lib, color)
-        if libs >= 2:
+        if libs >= 2 and not ladder_captures(pts, info, zob, ladder, head):
             return lib
     return PASS
 
 
 @kernel
-def capture_or_escape(pts, info, last, color):
+def capture_or_escape(pts, info, zob, ladder, last, color):
     """The answer to the last move ``last`` among the chains at or next to it that are in
     atari, the biggest first: capture an opponent chain, or save an own one by
     :func:`escape_atari`. PASS if there is none."""
@@ -76,7 +78,7 @@ def capture_or_escape(pts, info, last, color):
             if legality(pts, info, move, color) != LEGAL:
                 move = PASS
         else:
-            move = escape_atari(pts, info, h, color)
+            move = escape_atari(pts, info, zob, ladder, h, color)
         if move != PASS:
             best = move
             best_size = size

@@ -23,6 +23,72 @@ def first_liberty(pts, w, head):
 
 
 @kernel
+def extension_liberties(pts, w, p, color, taken):
+    """Liberties, counted up to 3, of the chain ``color`` would make by playing at ``p`` if
+    the point ``taken`` were also occupied (an opponent's atari there: PASS for none). A
+    move that captures counts as 3. The ladder reader's test of whether an extension can
+    still be chased."""
+    opp = 3 - color
+    first = -1
+    second = -1
+    n = 0
+    for q in (p - 1, p + 1, p - w, p + w):
+        c = pts[COLOR, q]
+        if c == EMPTY:
+            if q == taken or q == first or q == second:
+                continue
+            if n == 2:
+                return 3
+            if n == 0:
+                first = q
+            else:
+                second = q
+            n += 1
+        elif c == opp and pts[LIBS, pts[HEAD, q]] == 1:
+            return 3
+    for q in (p - 1, p + 1, p - w, p + w):
+        if pts[COLOR, q] != color:
+            continue
+        h = pts[HEAD, q]
+        if pts[LIBS, h] >= 5:
+            return 3
+        s = h
+        while True:
+            for r in (s - 1, s + 1, s - w, s + w):
+                if r == p or r == taken or r == first or r == second or pts[COLOR, r] != EMPTY:
+                    continue
+                if n == 2:
+                    return 3
+                if n == 0:
+                    first = r
+                else:
+                    second = r
+                n += 1
+            s = pts[NEXT, s]
+            if s == h:
+                break
+    return n
+
+
+@kernel
+def two_liberties(pts, w, head):
+    """The first two distinct liberties of the chain ``head`` along its stone list (PASS
+    for each one it lacks): *the* liberties of a chain with two."""
+    first = PASS
+    s = head
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if pts[COLOR, q] == EMPTY:
+                if first == PASS:
+                    first = q
+                elif q != first:
+                    return first, q
+        s = pts[NEXT, s]
+        if s == head:
+            return first, PASS
+
+
+@kernel
 def chain_liberties(pts, w, head, out):
     """Write the distinct liberties of the chain ``head`` into ``out`` (int32, room for
     ``pts[LIBS, head]`` points, in the order met along the stone list); returns how many.

@@ -1,0 +1,196 @@
+"""Ladders: whether a chain in atari can run, read move by move on copies of the position.
+
+The question is always about one chain *in atari* with its owner (the defender) to move.
+The reader plays the defender's only two ways out and the attacker's answers:
+
+* the defender captures an attacker chain in atari next to it: counted as an escape
+  (a capture gives liberties; reading on past it is left to the search);
+* else it extends at its liberty: three or more liberties is an escape, one is capture;
+* with exactly two, the attacker tries an atari at each of the two liberties in turn, and
+  the ladder *works* when either atari leaves a chain that is captured in its turn.
+
+This is the whole of a ladder (a net or a loose ladder is not read: the defender's chain must
+be in atari at every step). The read stops after :data:`LADDER_BUDGET` attacker moves or
+:data:`LADDER_DEPTH` attacker moves in a row and then counts as an escape: the reader only
+says "captured" when it has read it out.
+
+The positions of a read live in a *ladder space* made once per thread by
+:func:`new_ladder_space` (one position per depth), so the kernels allocate nothing.
+
+>>> import mcgo
+>>> board = mcgo.Board(9)
+>>> for move in ["C5", "D5", "D6", "pass", "E4", "pass", "E5"]:   # black E5: atari on D5
+...     board.play(move)
+>>> space = new_ladder_space(9)
+>>> bool(ladder_captures(board.pts, board.info, board.zob, space, board.point("D5")))
+True
+>>> board.undo()
+>>> for move in ["pass", "B3", "E5"]:                              # white B3 breaks the ladder
+...     board.play(move)
+>>> bool(ladder_captures(board.pts, board.info, board.zob, space, board.point("D5")))
+False
+"""
+
+import numpy as np
+
+from ..board.kernels import (COLOR, EMPTY, HEAD, LEGAL, LIBS, NEXT, NFIELDS, NINFO, PASS, WIDTH,
+                             copy_position, legality, play_legal)
+from ..jit import allocating_kernel, kernel
+from .liberties import chain_liberties, extension_liberties, first_liberty, liberties_after, two_liberties
+
+LADDER_DEPTH = 48       # attacker moves in a row kept as positions (a 19x19 ladder needs ~36)
+LADDER_BUDGET = 96      # attacker moves tried in one read before it gives up (as an escape)
+
+ESCAPED = 0             # the defender's chain gets out (or the read gave up)
+CAPTURED = 1            # the defender's chain is captured
+ATTACK = 2              # the defender extended to exactly two liberties: the attacker's turn
+
+# Columns of the per-depth row of the ladder space's third array.
+FIRST_LIB = 0           # the defender's two liberties after its extension
+SECOND_LIB = 1
+TRIED = 2               # how many of them the attacker has tried at this depth
+LADDER_COLUMNS = 3
+
+
+@allocating_kernel
+def new_ladder_space(size):
+    """The work arrays of the ladder reader for a ``size`` board: ``(positions, infos,
+    liberties)``, one position per depth of a read."""
+    w = size + 2
+    return (np.zeros((LADDER_DEPTH, NFIELDS, w * w), dtype=np.int32),
+            np.zeros((LADDER_DEPTH, NINFO), dtype=np.int64),
+            np.zeros((LADDER_DEPTH, LADDER_COLUMNS), dtype=np.int32))
+
+
+@kernel
+def can_capture_neighbour(pts, w, head):
+    """True when a chain next to the chain ``head`` is in atari (its owner can capture it)."""
+    opp = 3 - pts[COLOR, head]
+    s = head
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if pts[COLOR, q] == opp and pts[LIBS, pts[HEAD, q]] == 1:
+                return True
+        s = pts[NEXT, s]
+        if s == head:
+            return False
+
+
+@kernel
+def defend(pts, info, zob, libs_row, stone):
+    """The defender's move in a ladder position where the chain of ``stone`` is in atari and
+    its owner to move, played in place: ESCAPED, CAPTURED, or ATTACK with the two liberties
+    left in ``libs_row`` (and its TRIED count set to 0)."""
+    w = info[WIDTH]
+    head = pts[HEAD, stone]
+    defender = pts[COLOR, head]
+    if can_capture_neighbour(pts, w, head):
+        return ESCAPED
+    lib = first_liberty(pts, w, head)
+    if legality(pts, info, lib, defender) != LEGAL:
+        return CAPTURED
+    play_legal(pts, info, zob, lib, defender)
+    head = pts[HEAD, stone]
+    libs = pts[LIBS, head]
+    if libs >= 3:
+        return ESCAPED
+    if libs <= 1:
+        return CAPTURED
+    chain_liberties(pts, w, head, libs_row)
+    libs_row[TRIED] = 0
+    return ATTACK
+
+
+@kernel
+def read_ladder(space, zob, stone):
+    """Read the ladder from depth 0 of ``space`` (the chain of ``stone`` in atari, its owner
+    to move): True when the chain is captured whatever it does."""
+    positions, infos, libs = space
+    outcome = defend(positions[0], infos[0], zob, libs[0], stone)
+    if outcome != ATTACK:
+        return outcome == CAPTURED
+    defender = positions[0][COLOR, stone]
+    attacker = 3 - defender
+    w = infos[0][WIDTH]
+    depth = 0
+    tried = 0
+    while True:
+        row = libs[depth]
+        if row[TRIED] >= 2:                     # both ataris fail here: back up one level
+            if depth == 0:
+                return False
+            depth -= 1
+            libs[depth, TRIED] += 1
+            continue
+        atari = row[row[TRIED]]
+        tried += 1
+        if tried > LADDER_BUDGET or depth + 1 >= LADDER_DEPTH:
+            return False
+        other = row[SECOND_LIB] if atari == row[FIRST_LIB] else row[FIRST_LIB]
+        if legality(positions[depth], infos[depth], atari, attacker) != LEGAL \
+                or extension_liberties(positions[depth], w, other, defender, atari) >= 3:
+            row[TRIED] += 1     # no atari here, or the defender runs free: no need to play it
+            continue
+        copy_position(positions[depth], infos[depth], positions[depth + 1], infos[depth + 1])
+        play_legal(positions[depth + 1], infos[depth + 1], zob, atari, attacker)
+        outcome = defend(positions[depth + 1], infos[depth + 1], zob, libs[depth + 1], stone)
+        if outcome == CAPTURED:
+            return True
+        if outcome == ESCAPED:
+            row[TRIED] += 1
+            continue
+        depth += 1
+
+
+@kernel
+def ladder_captures(pts, info, zob, space, stone):
+    """True when the chain of ``stone``, in atari with its owner to move, is captured in a
+    ladder however it runs. The position is not changed."""
+    w = info[WIDTH]
+    defender = pts[COLOR, stone]
+    if extension_liberties(pts, w, first_liberty(pts, w, pts[HEAD, stone]), defender, PASS) >= 3:
+        return False        # the cheap test that spares most reads: the extension runs free
+    positions, infos, _ = space
+    copy_position(pts, info, positions[0], infos[0])
+    return read_ladder(space, zob, stone)
+
+
+@kernel
+def atari_starts_ladder(pts, info, zob, space, stone, atari, attacker):
+    """True when ``attacker`` playing the legal move ``atari`` puts the chain of ``stone``
+    (two liberties) in atari and that chain is then captured in a ladder. The position is not
+    changed. An atari that is itself in atari is not counted (the defender takes it)."""
+    positions, infos, _ = space
+    w = info[WIDTH]
+    head = pts[HEAD, stone]
+    first, second = two_liberties(pts, w, head)
+    runs = extension_liberties(pts, w, second if atari == first else first, 3 - attacker, atari)
+    if runs >= 3:
+        return False
+    libs_after, _ = liberties_after(pts, w, atari, attacker)
+    if libs_after < 2:
+        return False
+    if runs <= 1 and not can_capture_neighbour(pts, w, head):
+        return True         # the extension is itself in atari: captured, no need to read
+    copy_position(pts, info, positions[0], infos[0])
+    play_legal(positions[0], infos[0], zob, atari, attacker)
+    if positions[0][LIBS, positions[0][HEAD, stone]] != 1:
+        return False
+    return read_ladder(space, zob, stone)
+
+
+@kernel
+def ladder_attack(pts, info, zob, space, last, color):
+    """An atari by ``color`` on the chain of the opponent's last move ``last``, when that
+    chain has two liberties and the atari starts a ladder that captures it; PASS if none."""
+    if last <= 0 or pts[COLOR, last] != 3 - color:
+        return PASS
+    head = pts[HEAD, last]
+    if pts[LIBS, head] != 2:
+        return PASS
+    first, second = two_liberties(pts, info[WIDTH], head)
+    for atari in (first, second):
+        if legality(pts, info, atari, color) == LEGAL \
+                and atari_starts_ladder(pts, info, zob, space, last, atari, color):
+            return atari
+    return PASS
