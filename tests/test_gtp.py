@@ -508,3 +508,22 @@ def test_loadsgf_refuses_devices_and_directories(gtp, tmp_path):
     for path in ("/dev/zero", str(tmp_path)):
         assert fails(gtp, f"loadsgf {path}") == "cannot load file"
     assert gtp.send("name") == "mcgo"
+
+
+def test_each_game_of_a_session_draws_new_random_numbers_and_replays_exactly():
+    """With a fixed number of simulations, the games of one session differ (a match between
+    two such engines is not one game repeated), the same session replays the same games,
+    and ``set_random_seed`` starts the sequence again."""
+    def opening(session):
+        session.send("clear_board")
+        return [session.send(f"genmove {color}") for color in "bwbw"]
+
+    first = Session(playouts=60, seed=3)
+    first.send("boardsize 9")
+    games = [opening(first) for _ in range(3)]
+    again = Session(playouts=60, seed=3)
+    again.send("boardsize 9")
+    assert [opening(again) for _ in range(3)] == games
+    assert len({tuple(g) for g in games}) > 1
+    again.send("set_random_seed 3")
+    assert opening(again) == games[0]
