@@ -18,7 +18,7 @@ DEFAULT_PLAY_SIZE = 9
 # Playout policies by name, in the order of their numbers in the kernels
 # (:mod:`mcgo.playout.dispatch`); ``auto`` is the thesis's choice per position (9.5);
 # ``learned`` samples the learned move model (:mod:`mcgo.playout.learned_policy`).
-PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned")
+PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical")
 DEFAULT_POLICY = "auto"
 
 # Search presets (:mod:`mcgo.search.presets`), the default first.

@@ -7,8 +7,8 @@
 * GNU Go 3.8's ``defend`` reads every chain in atari of real positions (Fuego's SGFs,
   professional games): where our reader says the chain dies in a ladder, GNU Go must find no
   defence (bar the rare ko, which the reader does not read).
-* The playout and the priors use it: the pattern policy does not run out of a working ladder,
-  and plays the atari that starts one.
+* The ``tactical`` playout and the priors use it: the escape from atari does not run out of a
+  working ladder, and the tactical playout plays the atari that starts one.
 """
 
 import pathlib
@@ -20,7 +20,7 @@ from mcgo import playout
 from mcgo.board import kernels as K
 from mcgo.gtp.controller import GtpEngine
 from mcgo.match.regress import read_tst
-from mcgo.playout import common, pattern_policy
+from mcgo.playout import common, tactical_policy
 from mcgo.tactics import atari, ladder, liberties
 
 import helpers
@@ -154,7 +154,7 @@ def test_escape_from_atari_avoids_a_working_ladder_as_gnugo_reads_it(breaker, gn
     board.play("E5")
     space = ladder.new_ladder_space(9)
     move = atari.capture_or_escape(board.pts, board.info, board.zob, space, board.point("E5"),
-                                   mcgo.WHITE)
+                                   mcgo.WHITE, True)
     with GtpEngine(gnugo_command) as gnugo:
         helpers.load_rows(gnugo, LADDER_ROWS, 0)
         if breaker:
@@ -169,8 +169,8 @@ def test_escape_from_atari_avoids_a_working_ladder_as_gnugo_reads_it(breaker, gn
 
 
 @pytest.mark.parametrize("breaker", BREAKERS)
-def test_pattern_policy_starts_a_working_ladder(breaker, gnugo_command):
-    """White's last move D5 has two liberties: black's pattern playout ataris it when an atari
+def test_tactical_policy_starts_a_working_ladder(breaker, gnugo_command):
+    """White's last move D5 has two liberties: black's tactical playout ataris it when an atari
     starts a working ladder, and GNU Go then finds no defence; when the reader finds none,
     GNU Go defends D5 after either atari."""
     board = helpers.board_from_rows([row.replace("O", ".") for row in LADDER_ROWS],
@@ -183,8 +183,8 @@ def test_pattern_policy_starts_a_working_ladder(breaker, gnugo_command):
     attack = ladder.ladder_attack(board.pts, board.info, board.zob, space, board.point("D5"),
                                   mcgo.BLACK)
     work = playout.new_work(9)
-    chosen = {pattern_policy.choose_move(board.pts, board.info, board.zob, playout.shape_table(),
-                                         work, common.seed_rng(seed), mcgo.BLACK)
+    chosen = {tactical_policy.choose_move(board.pts, board.info, board.zob, playout.shape_table(),
+                                          work, common.seed_rng(seed), mcgo.BLACK)
               for seed in range(10)}
     with GtpEngine(gnugo_command) as gnugo:
         def defended_after(move):

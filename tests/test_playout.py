@@ -45,7 +45,7 @@ def sgfmill_area(pts, size):
 
 # --------------------------------------------------------------------------- scores
 @pytest.mark.parametrize("size", [9, 13, 19])
-@pytest.mark.parametrize("policy", ["random", "pattern", "fill", "learned"])
+@pytest.mark.parametrize("policy", ["random", "pattern", "fill", "learned", "tactical"])
 def test_playout_score_equals_sgfmill_area_score(size, policy):
     board = mcgo.Board(size)
     for move in ["D4", "E5", "C3"]:
@@ -518,7 +518,7 @@ def test_fill_removes_chains_of_three_or_fewer():
 
 
 # --------------------------------------------------------------------------- move record
-@pytest.mark.parametrize("policy", ["random", "pattern", "learned"])
+@pytest.mark.parametrize("policy", ["random", "pattern", "learned", "tactical"])
 def test_recorded_moves_replay_to_the_same_final_position(policy):
     """The record the search's AMAF uses holds exactly the moves played: replaying them on a
     real Board (whose rules were checked against sgfmill) gives the playout's final stones."""

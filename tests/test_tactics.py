@@ -196,7 +196,8 @@ def test_capture_or_escape_proposes_gnugo_legal_moves_that_work(real_positions, 
         color = board.to_move
         for head, _, pts in chains(board):
             for last in pts:
-                move = atari.capture_or_escape(board.pts, board.info, board.zob, space, last, color)
+                move = atari.capture_or_escape(board.pts, board.info, board.zob, space, last, color,
+                                               True)
                 if move == K.PASS:
                     continue
                 assert gnugo.send(f"is_legal {GTP_COLOR[color]} {vertex(board, move)}") == "1"
@@ -242,7 +243,7 @@ def test_escape_from_atari_agrees_with_sgfmill(real_positions):
         for head, color, pts in chains(board):
             if board.pts[K.LIBS, head] != 1:
                 continue
-            move = atari.escape_atari(board.pts, board.info, board.zob, space, head, color)
+            move = atari.escape_atari(board.pts, board.info, board.zob, space, head, color, True)
             legal = set(board.legal_moves(color))
             opp_in_atari = {int(board.pts[K.HEAD, q]) for s in pts
                             for q in (s - 1, s + 1, s - w, s + w)

@@ -10,7 +10,8 @@ Policies, each in a file of its own:
 * ``auto`` (:mod:`.auto_policy`): pattern below 19x19; on 19x19 fill for the first 40 moves
   of the game, then pattern;
 * ``learned`` (:mod:`.learned_policy`): each move drawn in proportion to the learned move
-  model's gamma near the last two moves, a cheap base weight elsewhere.
+  model's gamma near the last two moves, a cheap base weight elsewhere;
+* ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders too.
 
 What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
 a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)

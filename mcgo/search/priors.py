@@ -72,7 +72,7 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, c
     escape = PASS
     attack = PASS
     if last > 0:
-        escape = capture_or_escape(pts, info, zob, ladder, last, color)
+        escape = capture_or_escape(pts, info, zob, ladder, last, color, True)
         attack = ladder_attack(pts, info, zob, ladder, last, color)
     board_open = info[NEMPTY] * OPEN_BOARD_FRACTION > size * size
     for c in range(first, first + count):

@@ -29,11 +29,11 @@ def is_self_atari(pts, w, p, color):
 
 
 @kernel
-def escape_atari(pts, info, zob, ladder, head, color):
+def escape_atari(pts, info, zob, ladder, head, color, read_ladders):
     """A move that saves the own chain ``head`` (in atari): capture a neighbouring chain in
-    atari, else extend at the liberty if that leaves two or more liberties and the chain does
-    not then die in a ladder (read with :func:`mcgo.tactics.ladder.ladder_captures` in the
-    ladder space ``ladder``); PASS if none."""
+    atari, else extend at the liberty if that leaves two or more liberties and (with
+    ``read_ladders``) the chain does not then die in a ladder (read with
+    :func:`mcgo.tactics.ladder.ladder_captures` in the ladder space ``ladder``); PASS if none."""
     w = info[WIDTH]
     opp = 3 - color
     s = head
@@ -51,16 +51,16 @@ def escape_atari(pts, info, zob, ladder, head, color):
     lib = first_liberty(pts, w, head)
     if legality(pts, info, lib, color) == LEGAL:
         libs, _ = liberties_after(pts, w, lib, color)
-        if libs >= 2 and not ladder_captures(pts, info, zob, ladder, head):
+        if libs >= 2 and not (read_ladders and ladder_captures(pts, info, zob, ladder, head)):
             return lib
     return PASS
 
 
 @kernel
-def capture_or_escape(pts, info, zob, ladder, last, color):
+def capture_or_escape(pts, info, zob, ladder, last, color, read_ladders):
     """The answer to the last move ``last`` among the chains at or next to it that are in
     atari, the biggest first: capture an opponent chain, or save an own one by
-    :func:`escape_atari`. PASS if there is none."""
+    :func:`escape_atari` (``read_ladders``: see there). PASS if there is none."""
     w = info[WIDTH]
     opp = 3 - color
     best = PASS
@@ -78,7 +78,7 @@ def capture_or_escape(pts, info, zob, ladder, last, color):
             if legality(pts, info, move, color) != LEGAL:
                 move = PASS
         else:
-            move = escape_atari(pts, info, zob, ladder, h, color)
+            move = escape_atari(pts, info, zob, ladder, h, color, read_ladders)
         if move != PASS:
             best = move
             best_size = size
