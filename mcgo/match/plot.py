@@ -56,6 +56,7 @@ def write_plot(path, games, labels):
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib import pyplot
+    from matplotlib.ticker import MaxNLocator
 
     engine, opponent = labels
     rows = running_win_rate(games, engine)
@@ -69,6 +70,7 @@ def write_plot(path, games, labels):
     else:
         axes.set_title(f"{engine} vs {opponent}: no decided game yet")
     axes.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_ylim(0, 1)
     axes.set_xlabel("decided games")
     axes.set_ylabel(f"{engine} win rate")
