@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """A match's games as Ray tasks (``mcgo match --ray auto|ADDRESS``; ``pip install mcgo[cluster]``).
 
-Each pending game is one task (:func:`mcgo.match.runner.play_on_fresh_seats`: one CPU, its
-own engine processes on the worker's machine). Finished games stream back to the driver as
+Each pending game is one task (:func:`mcgo.match.runner.play_on_worker_seats`: one CPU;
+the engines run on the worker's machine, started by its first game and kept for its next). Finished games stream back to the driver as
 they end, and the driver keeps them exactly as the local path does (:meth:`Match.save`:
 SGF, results.json, results.csv), so ``--resume`` works alike. A task that fails (its
 worker died, its node left) is tried :data:`RETRIES` more time(s); after that the game is
@@ -53,10 +53,10 @@ def connect(address):
 
 def run_on_ray(match, pending, address):
     """Play ``pending`` games of ``match`` as Ray tasks, saving each as it finishes."""
-    from .runner import play_on_fresh_seats
+    from .runner import play_on_worker_seats
 
     ray, started = connect(address)
-    task = ray.remote(num_cpus=1, max_retries=0)(play_on_fresh_seats)
+    task = ray.remote(num_cpus=1, max_retries=0)(play_on_worker_seats)
     setup = ray.put(match.setup)
     attempts, running = {}, {}
 

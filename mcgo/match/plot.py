@@ -76,6 +76,7 @@ def write_plot(path, games, labels):
     axes.set_ylabel(f"{engine} win rate")
     axes.legend(loc="lower right")
     figure.tight_layout()
-    figure.savefig(path, dpi=DPI)
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # SVG text stays text (searchable)
+        figure.savefig(path, dpi=DPI)
     pyplot.close(figure)
     return rows

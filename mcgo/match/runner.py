@@ -196,14 +196,24 @@ class GameSetup:
         return record, write_sgf(game_record(record, board, move_times, self.commands))
 
 
-def play_on_fresh_seats(setup, game_id):
-    """One game on engine processes of its own, stopped afterwards (a Ray task's work)."""
-    seats = setup.seats()
+# The seats of this process's earlier games, by engines: a Ray worker runs task after task,
+# and keeps its engines between them as a local worker thread does (they die with it).
+_worker_seats = {}
+
+
+def play_on_worker_seats(setup, game_id):
+    """One game on this process's engines for ``setup`` (started on the first game): a Ray
+    task's work. After anything but a finished game they are stopped and forgotten."""
+    key = repr(sorted((label, setup.commands[label], setup.cwds.get(label)) for label in setup.labels))
+    seats = _worker_seats.pop(key, None) or setup.seats()
     try:
-        return setup.play(game_id, seats)
-    finally:
+        result = setup.play(game_id, seats)
+    except BaseException:
         for seat in seats.values():
             seat.kill()
+        raise
+    _worker_seats[key] = seats
+    return result
 
 
 class Match:
