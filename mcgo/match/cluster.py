@@ -16,6 +16,8 @@ mcgo, so the nodes of a cluster need it installed (``pip install mcgo[cluster]``
     mcgo match --engine mcgo --opponent gnugo:1 --games 100 --ray auto --out runs/m
 """
 
+import click
+
 RETRIES = 1                # a game whose task fails is tried once more
 QUIET_RAY = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
 INSTALL_HINT = "pip install 'mcgo[cluster]' (or pip install 'ray>=2.9')"
@@ -23,6 +25,11 @@ INSTALL_HINT = "pip install 'mcgo[cluster]' (or pip install 'ray>=2.9')"
 
 class RayMissing(RuntimeError):
     """``--ray`` was asked for but Ray is not installed."""
+
+
+class ClusterUnreachable(click.ClickException):
+    """No Ray cluster answers at the address given: one line, exit status 2, no game played."""
+    exit_code = 2
 
 
 def require_ray():
@@ -47,7 +54,10 @@ def connect(address):
         except ConnectionError:  # no cluster running: start one here
             ray.init(**QUIET_RAY)
     else:
-        ray.init(address=address, **QUIET_RAY)
+        try:
+            ray.init(address=address, **QUIET_RAY)
+        except ConnectionError as exc:
+            raise ClusterUnreachable(f"--ray {address}: {first_line(exc)}") from exc
     return ray, True
 
 
