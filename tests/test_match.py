@@ -575,3 +575,13 @@ def test_ray_missing_is_a_one_line_error_before_any_game(tmp_path, monkeypatch):
     result = CliRunner().invoke(match_command, cli_args(out, 2, "--ray", "auto"))
     assert result.exit_code == 2 and result.output.count("\n") == 1
     assert "mcgo[cluster]" in result.output and not out.exists()
+
+
+@pytest.mark.parametrize("address, says", [("127.0.0.1:1", "nothing answers there"),
+                                            ("no-port-here", "HOST:PORT")])
+def test_ray_address_without_a_cluster_is_a_one_line_error_before_any_game(tmp_path, address, says):
+    pytest.importorskip("ray")
+    out = tmp_path / "match"
+    result = CliRunner().invoke(match_command, cli_args(out, 2, "--ray", address))
+    assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+    assert says in result.output and not out.exists()

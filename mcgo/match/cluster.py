@@ -16,11 +16,14 @@ mcgo, so the nodes of a cluster need it installed (``pip install mcgo[cluster]``
     mcgo match --engine mcgo --opponent gnugo:1 --games 100 --ray auto --out runs/m
 """
 
+import socket
+
 import click
 
 RETRIES = 1                # a game whose task fails is tried once more
 QUIET_RAY = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
 INSTALL_HINT = "pip install 'mcgo[cluster]' (or pip install 'ray>=2.9')"
+REACH_TIMEOUT = 5.0        # seconds to open a TCP connection to a cluster's HOST:PORT
 
 
 class RayMissing(RuntimeError):
@@ -39,6 +42,28 @@ def require_ray():
     except ImportError as exc:
         raise RayMissing(f"--ray needs Ray: {INSTALL_HINT}") from exc
     return ray
+
+
+def check_reachable(address):
+    """Raise :class:`ClusterUnreachable` unless ``address`` (``auto``, ``HOST:PORT`` or
+    ``ray://HOST:PORT``) takes a TCP connection: Ray itself would wait minutes for it.
+
+    >>> check_reachable("auto")
+    >>> check_reachable("127.0.0.1:1")
+    Traceback (most recent call last):
+    ...
+    mcgo.match.cluster.ClusterUnreachable: --ray 127.0.0.1:1: nothing answers there (Connection refused)
+    """
+    if address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not (host and port.isdigit()):
+        raise ClusterUnreachable(f"--ray takes auto or HOST:PORT (or ray://HOST:PORT), not {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=REACH_TIMEOUT).close()
+    except OSError as exc:
+        raise ClusterUnreachable(f"--ray {address}: nothing answers there "
+                                 f"({exc.strerror or type(exc).__name__})") from exc
 
 
 def connect(address):

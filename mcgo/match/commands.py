@@ -138,11 +138,12 @@ def check_extras(plot, ray_address):
         except PlotError as exc:
             raise OptionError(str(exc)) from exc
     if ray_address is not None:
-        from .cluster import RayMissing, require_ray
+        from .cluster import RayMissing, check_reachable, require_ray
         try:
             require_ray()
         except RayMissing as exc:
             raise OptionError(str(exc)) from exc
+        check_reachable(ray_address)
 
 
 @click.command("regress", context_settings=HELP_OPTIONS)
