@@ -11,7 +11,10 @@ left pending for ``--resume``, and the other games go on.
 ``auto`` connects to a running cluster (``ray start --head``) or, when there is none,
 starts a local runtime on this machine (one game per CPU at a time). A runtime that the
 caller already started (``ray.init(num_cpus=2)``) is used as it is. The workers import
-mcgo, so the nodes of a cluster need it installed (``pip install mcgo[cluster]``).
+mcgo, so the nodes of a cluster need it installed (``pip install mcgo[cluster]``), and the
+engines' commands must work on every node. A cluster that ``ray start`` began with token
+authentication (Ray's default in recent releases) takes a ``HOST:PORT`` connection only with
+``RAY_AUTH_MODE=token`` in the environment (``auto`` finds the token on the head node).
 
     mcgo match --engine mcgo --opponent gnugo:1 --games 100 --ray auto --out runs/m
 """
@@ -82,7 +85,8 @@ def connect(address):
         try:
             ray.init(address=address, **QUIET_RAY)
         except ConnectionError as exc:
-            raise ClusterUnreachable(f"--ray {address}: {first_line(exc)}") from exc
+            raise ClusterUnreachable(f"--ray {address}: {first_line(exc)} (a cluster with token "
+                                     "authentication needs RAY_AUTH_MODE=token)") from exc
     return ray, True
 
 
