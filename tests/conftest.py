@@ -52,3 +52,21 @@ def fuego_regression_dir():
     if not FUEGO_REGRESSION.is_dir():
         missing(f"Fuego regression suites at {FUEGO_REGRESSION}")
     return FUEGO_REGRESSION
+
+
+RAY_CPUS = 2  # the local Ray runtime of the tests: two games at a time
+
+
+@pytest.fixture(scope="session")
+def ray_runtime():
+    """A local Ray runtime with 2 CPUs for the session (``mcgo match --ray`` tests). Its
+    workers import this checkout's mcgo (PYTHONPATH), as the tests themselves do."""
+    try:
+        import ray
+    except ImportError:
+        missing("Ray (pip install 'mcgo[cluster]')")
+    python_path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    ray.init(num_cpus=RAY_CPUS, include_dashboard=False, log_to_driver=False,
+             logging_level="ERROR", runtime_env={"env_vars": {"PYTHONPATH": python_path}})
+    yield ray
+    ray.shutdown()

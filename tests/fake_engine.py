@@ -12,20 +12,25 @@ of its own or when its opponent passed; at its ``--fault-at``-th genmove it misb
 * ``illegal``: answers a point that already holds a stone;
 * ``garbage``: answers ``= banana`` (a GTP success that is not a move);
 * ``noise``: writes a line that is not a GTP response at all;
+* ``kill-parent``: kills the process that started it (SIGKILL), as when the match's worker
+  dies mid-game (a Ray worker, or the ``mcgo match`` process itself), then exits;
 * ``none``: never misbehaves.
 
 With ``--fault-once FILE`` it misbehaves only if FILE does not exist yet (and creates it),
-so a restarted process plays normally: the test can see the restart.
+so a restarted process plays normally: the test can see the restart. With ``--fault-color b``
+(or ``w``) it counts only the genmoves of that colour towards ``--fault-at``, so in a match
+with alternating colours only the games where it plays that colour meet the fault.
 """
 
 import argparse
 import os
 import pathlib
 import random
+import signal
 import sys
 import time
 
-FAULTS = ("none", "crash", "hang", "illegal", "garbage", "noise")
+FAULTS = ("none", "crash", "hang", "illegal", "garbage", "noise", "kill-parent")
 HANG_SECONDS = 3600
 CRASH_EXIT_CODE = 3
 BLACK, WHITE = "b", "w"
@@ -124,6 +129,7 @@ class FakeEngine:
         self.random = random.Random(args.seed)
         self.board = TinyBoard(9)
         self.genmoves = 0
+        self.counted_genmoves = 0  # the genmoves --fault-at counts
         self.own_moves = 0
 
     def handle(self, line):
@@ -159,12 +165,19 @@ class FakeEngine:
 
     def genmove(self, color):
         self.genmoves += 1
-        if self.genmoves == self.args.fault_at and self.should_fault():
+        if self.fault_due(color) and self.should_fault():
             return self.misbehave()
         time.sleep(self.args.delay)
         move = self.choose_move(color)
         self.board.play(move, color)
         return vertex(move)
+
+    def fault_due(self, color):
+        """Whether this is the --fault-at-th genmove (counting only --fault-color's, if given)."""
+        if self.args.fault_color is not None and COLORS[self.args.fault_color] != color:
+            return False
+        self.counted_genmoves += 1
+        return self.counted_genmoves == self.args.fault_at
 
     def should_fault(self):
         if self.args.fault == "none":
@@ -191,6 +204,9 @@ class FakeEngine:
             os._exit(CRASH_EXIT_CODE)
         if fault == "hang":
             time.sleep(HANG_SECONDS)
+        if fault == "kill-parent":
+            os.kill(os.getppid(), signal.SIGKILL)
+            os._exit(CRASH_EXIT_CODE)
         if fault == "illegal":
             occupied = sorted(self.board.stones)
             if not occupied:
@@ -210,6 +226,8 @@ def main(argv=None):
     parser.add_argument("--fault", choices=FAULTS, default="none")
     parser.add_argument("--fault-at", type=int, default=1, help="misbehave at this genmove")
     parser.add_argument("--fault-once", default=None, help="marker file: misbehave only once")
+    parser.add_argument("--fault-color", choices=sorted(COLORS), default=None,
+                        help="misbehave only when playing this colour")
     parser.add_argument("--moves", type=int, default=8, help="own moves before passing")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to think per move")
     parser.add_argument("--seed", type=int, default=1)

@@ -25,6 +25,7 @@ from sgfmill import sgf
 from mcgo import Board
 from mcgo.board.board import result_text
 from mcgo.gtp.controller import GtpEngine
+from mcgo.match import opponents
 from mcgo.match import settings as match_settings
 from mcgo.match.commands import match as match_command
 from mcgo.match.runner import Match
@@ -47,11 +48,11 @@ def gnugo(gnugo_command):
     return " ".join(shlex.quote(a) for a in gnugo_command) + " --capture-all-dead"
 
 
-def run_match(out, commands, labels, games, size=5, komi=7.5, parallel=1, move_cap=None,
+def run_match(out, commands, labels, games, size=5, komi=7.5, jobs=1, move_cap=None,
               timeout=None, referee=DEFAULT_REFEREE, resume=False):
     settings = MatchSettings(size, komi, move_cap=move_cap, move_timeout=timeout)
     m = Match(out, commands, labels, settings, games, referee=referee,
-                    parallel=parallel, resume=resume, log=lambda line: None)
+              jobs=jobs, resume=resume, log=lambda line: None)
     return m.run()
 
 
@@ -236,7 +237,7 @@ def test_interrupted_match_resumes_without_losing_games(tmp_path):
 @pytest.mark.slow
 def test_parallel_games_overlap_in_time(tmp_path):
     doc = run_match(tmp_path, [fake("--delay", "0.2"), fake("--delay", "0.2")], ["a", "b"],
-                    games=2, size=5, parallel=2, referee=None)
+                    games=2, size=5, jobs=2, referee=None)
     first, second = doc["games"]
     assert first["started"] < second["finished"] and second["started"] < first["finished"]
     assert (first["black"], second["black"]) == ("a", "b")
@@ -284,7 +285,8 @@ def test_match_help_through_the_command_without_loading_the_board():
     result = subprocess.run(MCGO + ["match", "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     for option in ("--engine", "--opponent", "--black", "--white", "--games", "--komi",
-                   "--move-time", "--game-time", "--referee", "--scorer", "--parallel", "--resume"):
+                   "--move-time", "--game-time", "--referee", "--scorer", "--jobs", "--parallel",
+                   "--ray", "--plot", "--resume", "gnugo:LEVEL", "pachi", "mcgo:GTP-ARGS"):
         assert option in result.stdout
     # The command line is built without Numba, so that `mcgo --help` answers at once.
     probe = subprocess.run([sys.executable, "-c", "import sys, mcgo.cli; "
@@ -318,3 +320,268 @@ def test_short_match_through_the_command(tmp_path, gnugo_command, gnugo):
             assert record["result"] == result_text(parse_score(gnugo_score_of_sgf(gnugo_command, sgf_path)))
     assert f"games 2 (decided {doc['summary']['decided']}" in result.stdout
     assert "95% Wilson" in result.stdout and "Elo engine - opponent" in result.stdout
+
+
+# ------------------------------------------------------------------ engines by name
+@pytest.fixture
+def built_pachi(tmp_path, monkeypatch):
+    """A stand-in Pachi binary (an executable file in a folder of its own) named by MCGO_PACHI."""
+    folder = tmp_path / "pachi-build"
+    folder.mkdir()
+    binary = folder / "pachi"
+    binary.write_text("#!/bin/sh\nexit 0\n")
+    binary.chmod(0o755)
+    monkeypatch.setenv(opponents.PACHI_ENV, str(binary))
+    return binary
+
+
+def test_short_names_resolve_to_their_commands(built_pachi):
+    per_move, per_game, untimed = (MatchSettings(9, move_time=1), MatchSettings(9, game_time=300),
+                                   MatchSettings(9))
+    gnugo = opponents.resolve_engine("gnugo", untimed)
+    assert gnugo.label == "gnugo" and gnugo.cwd is None
+    assert shlex.split(gnugo.command) == [match_settings.GNUGO, "--mode", "gtp", "--level", "10",
+                                          "--chinese-rules", "--positional-superko"]
+    assert shlex.split(opponents.resolve_engine("gnugo:1", untimed).command)[3:5] == ["--level", "1"]
+    mcgo = opponents.resolve_engine("mcgo:--playouts 300 --quiet", untimed)
+    assert shlex.split(mcgo.command) == [sys.executable, "-m", "mcgo", "gtp", "--quiet",
+                                         "--playouts", "300", "--quiet"]
+    # Pachi keeps 2 s of each move for lag: 1 s a move is -t 3, 300 s a game is -t _302.
+    pachi = opponents.resolve_engine("pachi", per_move)
+    assert shlex.split(pachi.command) == [str(built_pachi), "-t", "3", "threads=1,pondering=0"]
+    assert pachi.cwd == str(built_pachi.parent) and pachi.label == "pachi"
+    assert shlex.split(opponents.resolve_engine("pachi", per_game).command)[1:3] == ["-t", "_302"]
+    assert shlex.split(opponents.resolve_engine("pachi:resign_threshold=0.1", MatchSettings(9, move_time=2.5))
+                       .command)[1:] == ["-t", "4.5", "threads=1,pondering=0", "resign_threshold=0.1"]
+    assert "-t" not in shlex.split(opponents.resolve_engine("pachi", untimed).command)
+    # Anything else is a command, as before.
+    plain = opponents.resolve_engine("gnugo --mode gtp --level 3", untimed)
+    assert (plain.command, plain.label, plain.cwd) == ("gnugo --mode gtp --level 3", None, None)
+    with pytest.raises(opponents.EngineNameError, match="whole number"):
+        opponents.resolve_engine("gnugo:ten", untimed)
+
+
+def test_missing_pachi_is_a_one_line_error_before_any_game(tmp_path, monkeypatch):
+    monkeypatch.setenv(opponents.PACHI_ENV, str(tmp_path / "not-built" / "pachi"))
+    out = tmp_path / "match"
+    result = CliRunner().invoke(match_command, ["--engine", fake(), "--opponent", "pachi",
+                                                "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and "build-pachi.sh" in result.output
+    assert not out.exists()
+
+
+def test_labels_default_to_short_names_and_results_keep_the_commands(tmp_path, built_pachi):
+    # A stand-in pachi cannot play: stop right after naming (an unknown plot suffix).
+    result = CliRunner().invoke(match_command, ["--engine", "gnugo:1", "--opponent", "pachi",
+                                                "--plot", str(tmp_path / "x.gif"),
+                                                "--out", str(tmp_path / "m")])
+    assert result.exit_code == 2 and "--plot writes .png or .svg" in result.output
+    out = tmp_path / "m2"
+    result = CliRunner().invoke(match_command, ["--engine", fake("--seed", "3"), "--opponent", "mcgo:--playouts 50",
+                                                "--size", "5", "--move-cap", "4", "--games", "1",
+                                                "--scorer", "tromp-taylor", "--no-ask-engines",
+                                                "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["config"]["labels"] == ["engine", "mcgo:--playouts 50"]
+    assert doc["config"]["engines"]["mcgo:--playouts 50"]["command"] == \
+        doc["config"]["commands"]["mcgo:--playouts 50"] == \
+        " ".join(shlex.quote(w) for w in [sys.executable, "-m", "mcgo", "gtp", "--quiet", "--playouts", "50"])
+    game = doc["games"][0]
+    assert game["white"] == "mcgo:--playouts 50" and game["moves_by"]["mcgo:--playouts 50"] == 2
+    assert game["fault_engine"] is None
+
+
+@pytest.mark.gnugo
+def test_gnugo_by_short_name_plays_a_game(tmp_path, gnugo_command):
+    out = tmp_path / "match"
+    result = CliRunner().invoke(match_command, ["--engine", "gnugo:1", "--opponent", fake("--moves", "6"),
+                                                "--size", "5", "--games", "1", "--move-cap", "20",
+                                                "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((out / "results.json").read_text())
+    game = doc["games"][0]
+    assert (game["black"], game["white"]) == ("gnugo:1", "opponent")
+    assert game["fault_engine"] is None and game["moves_by"]["gnugo:1"] >= 1
+    assert doc["config"]["engines"]["gnugo:1"]["given"] == "gnugo:1"
+    assert shlex.split(doc["config"]["commands"]["gnugo:1"])[1:] == \
+        ["--mode", "gtp", "--level", "1", "--chinese-rules", "--positional-superko"]
+    if game["end"] == "two passes":  # GNU Go scoring the saved game agrees with the record
+        assert game["result"] == result_text(parse_score(gnugo_score_of_sgf(gnugo_command, out / game["sgf"])))
+
+
+@pytest.mark.slow
+def test_pachi_by_short_name_thinks_about_the_move_time(tmp_path):
+    """Pachi as built by build-pachi.sh, from its own folder: at 1 s a move (-t 3, its lag
+    reserve added) it answers every move in about a second."""
+    try:
+        opponents.pachi_binary()
+    except opponents.EngineNameError as exc:
+        pytest.skip(str(exc))
+    settings = MatchSettings(5, move_time=1, move_cap=6)
+    spec = opponents.resolve_engine("pachi", settings)
+    doc = Match(tmp_path, [fake("--moves", "3"), spec.command], ["fake", "pachi"], settings, 1,
+                referee=None, scorer="tromp-taylor", ask_engines=False, cwds=[None, spec.cwd],
+                log=lambda line: None).run()
+    game = doc["games"][0]
+    assert game["fault_engine"] is None and game["moves_by"]["pachi"] == 3
+    assert 0.5 < game["time"]["pachi"] / game["moves_by"]["pachi"] < 1.6
+
+
+# ------------------------------------------------------------------------------ plot
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def test_running_win_rate_follows_the_games_in_finishing_order():
+    from mcgo.match.plot import running_win_rate
+    games = [{"game": 0, "finished": 30.0, "result": "W+R", "winner": "b"},
+             {"game": 1, "finished": 10.0, "result": "B+3", "winner": "a"},
+             {"game": 2, "finished": 20.0, "result": "0", "winner": None},
+             {"game": 3, "finished": 25.0, "result": "?", "winner": None}]  # unknown: left out
+    rows = running_win_rate(games, "a")
+    assert [(n, rate) for n, rate, _, _ in rows] == [(1, 1.0), (2, 0.75), (3, 0.5)]
+    # Wilson's interval by hand for 1.5 points in 3 games, z = 1.96, z^2 = 3.8416:
+    # centre (0.5 + z^2/6) / (1 + z^2/3) = 1.1403 / 2.2805 = 0.5,
+    # half z / (1 + z^2/3) * sqrt(0.25/3 + z^2/36) = 0.8595 * sqrt(0.0833 + 0.1067) = 0.3747
+    assert rows[-1][2:] == pytest.approx((0.5 - 0.3747, 0.5 + 0.3747), abs=5e-4)
+    assert all(row[2:] == pytest.approx(wilson_interval(row[1] * row[0], row[0])) for row in rows)
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_plot_is_drawn_after_the_match(tmp_path, suffix):
+    pytest.importorskip("matplotlib")  # in the test extra
+    chart = tmp_path / f"win-rate{suffix}"
+    result = CliRunner().invoke(match_command, cli_args(tmp_path / "match", 3, "--plot", str(chart)))
+    assert result.exit_code == 0, result.output
+    games = json.loads((tmp_path / "match" / "results.json").read_text())["games"]
+    data = chart.read_bytes()
+    if suffix == ".png":
+        assert data.startswith(PNG_SIGNATURE)
+        import matplotlib.image
+        height, width, _ = matplotlib.image.imread(chart).shape
+        assert width > 300 and height > 200
+    else:
+        import xml.etree.ElementTree as ElementTree
+        assert ElementTree.fromstring(data).tag == "{http://www.w3.org/2000/svg}svg"
+    # The title states the last point of the curve: mcgo.stats on the recorded games.
+    points = sum(1.0 if g["winner"] == "engine" else 0.5 if g["winner"] is None else 0 for g in games)
+    low, high = wilson_interval(points, 3)
+    title = f"{points / 3:.3f} [{low:.3f}, {high:.3f}] after 3 games"
+    if suffix == ".svg":  # its text is kept as text
+        assert f"engine vs opponent: {title}" in data.decode()
+    else:
+        assert "running win rate drawn in" in result.output
+
+
+def test_plot_without_matplotlib_is_a_one_line_error_before_any_game(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
+    out = tmp_path / "match"
+    result = CliRunner().invoke(match_command, cli_args(out, 2, "--plot", str(tmp_path / "p.png")))
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert "matplotlib" in result.output and not out.exists()
+
+
+# ------------------------------------------------------- killed workers, Ray cluster
+def quick_settings():
+    return MatchSettings(5, 7.5, move_cap=10)
+
+
+def quick_match(out, commands, games, **options):
+    """A match of fakes that ends every game at the move cap, counted Tromp-Taylor."""
+    log = []
+    match = Match(out, commands, ["engine", "opponent"], quick_settings(), games, referee=None,
+                  scorer="tromp-taylor", ask_engines=False, log=log.append, **options)
+    return match, match.run(), log
+
+
+def test_match_process_killed_mid_game_keeps_its_finished_games(tmp_path):
+    """An engine kills the ``mcgo match`` process itself (two games at a time) in the middle of
+    a game: the games finished before are all on disk, the killed one is pending, and
+    --resume plays exactly the missing games."""
+    out = tmp_path / "match"
+    killer = fake("--delay", "0.05", "--fault", "kill-parent", "--fault-at", "8",  # its 2nd game
+                  "--fault-once", str(tmp_path / "killed"))
+    args = ["--engine", killer, "--opponent", fake("--delay", "0.05"), "--size", "5", "--move-cap", "10",
+            "--scorer", "tromp-taylor", "--no-ask-engines", "--games", "4", "--jobs", "2", "--out", str(out)]
+    process = subprocess.run(MCGO + ["match"] + args, capture_output=True, text=True, timeout=120,
+                             start_new_session=True)
+    assert process.returncode == -signal.SIGKILL, process.stderr
+    saved = json.loads((out / "results.json").read_text())["games"]
+    assert 1 <= len(saved) <= 3
+    for record in saved:  # each kept game is whole: SGF replayed to its last move
+        assert record["end"] == "move cap" and record["fault_engine"] is None
+        game, board, _ = replay_sgf(out / record["sgf"])
+        assert len(board.moves) == record["moves"] == 10 and game.get_root().get("RE") == record["result"]
+    assert len(list((out / "games").glob("*.sgf"))) == len(saved)
+    assert len(list(csv.DictReader(open(out / "results.csv")))) == len(saved)
+    pending = sorted({0, 1, 2, 3} - {g["game"] for g in saved})
+
+    resumed = CliRunner().invoke(match_command, args + ["--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert f"{len(saved)} games already played, {len(pending)} to go" in resumed.output
+    doc = json.loads((out / "results.json").read_text())
+    assert [g["game"] for g in doc["games"]] == [0, 1, 2, 3]
+    by_id = {g["game"]: g for g in doc["games"]}
+    assert all(by_id[g["game"]] == g for g in saved)
+
+
+def test_ray_games_are_kept_as_the_local_path_keeps_them(tmp_path, ray_runtime):
+    commands = [fake("--seed", "1"), fake("--seed", "2")]
+    _, local, _ = quick_match(tmp_path / "local", commands, 4, jobs=2)
+    _, remote, log = quick_match(tmp_path / "ray", commands, 4, ray="auto")
+    assert remote["config"] == local["config"]
+    assert [g["game"] for g in remote["games"]] == [0, 1, 2, 3]
+    assert [(g["black"], g["white"]) for g in remote["games"]] == \
+        [(g["black"], g["white"]) for g in local["games"]]
+    for mine, theirs in zip(remote["games"], local["games"]):
+        assert set(mine) == set(theirs) and mine["end"] == "move cap" and mine["fault_engine"] is None
+        game, board, _ = replay_sgf(tmp_path / "ray" / mine["sgf"])
+        assert len(board.moves) == mine["moves"] == 10
+        assert game.get_root().get("RE") == mine["result"] == result_text(board.score())
+    assert set(remote["summary"]) == set(local["summary"]) and remote["summary"]["decided"] == 4
+    for name in ("results.csv",):
+        ours, theirs = (list(csv.reader(open(tmp_path / d / name))) for d in ("ray", "local"))
+        assert ours[0] == theirs[0] and len(ours) == len(theirs) == 5
+    assert len(log) == 4 and all(line.startswith("game ") for line in log)
+
+
+def test_ray_worker_killed_mid_game_is_tried_again(tmp_path, ray_runtime):
+    killer = fake("--fault", "kill-parent", "--fault-at", "2", "--fault-once", str(tmp_path / "killed"))
+    _, doc, log = quick_match(tmp_path / "match", [killer, fake()], 4, ray="auto")
+    assert (tmp_path / "killed").exists()  # a worker was killed ...
+    assert any("its task failed" in line and "trying again" in line for line in log), log
+    assert [g["game"] for g in doc["games"]] == [0, 1, 2, 3]  # ... and every game was played
+    assert all(g["fault_engine"] is None and g["moves"] == 10 for g in doc["games"])
+
+
+def test_ray_game_whose_worker_dies_twice_stays_pending(tmp_path, ray_runtime):
+    # The killer kills its worker at its first move as black: game 0 dies twice, game 1 finishes.
+    killer = fake("--fault", "kill-parent", "--fault-color", "b", "--fault-at", "1")
+    match, doc, log = quick_match(tmp_path / "match", [killer, fake()], 2, ray="auto")
+    assert [g["game"] for g in doc["games"]] == [1]
+    assert doc["games"][0]["fault_engine"] is None and doc["games"][0]["moves"] == 10
+    assert sum("game 0: its task failed" in line for line in log) == 1
+    assert any(line.startswith("game 0 not recorded (it stays pending for --resume)") for line in log)
+    assert match.pending_games() == [0]
+    resumed = Match(tmp_path / "match", [killer, fake()], ["engine", "opponent"], quick_settings(), 2,
+                    referee=None, scorer="tromp-taylor", ask_engines=False, resume=True, log=lambda line: None)
+    assert resumed.pending_games() == [0]
+
+
+def test_ray_missing_is_a_one_line_error_before_any_game(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails
+    out = tmp_path / "match"
+    result = CliRunner().invoke(match_command, cli_args(out, 2, "--ray", "auto"))
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert "mcgo[cluster]" in result.output and not out.exists()
+
+
+@pytest.mark.parametrize("address, says", [("127.0.0.1:1", "nothing answers there"),
+                                            ("no-port-here", "HOST:PORT")])
+def test_ray_address_without_a_cluster_is_a_one_line_error_before_any_game(tmp_path, address, says):
+    pytest.importorskip("ray")
+    out = tmp_path / "match"
+    result = CliRunner().invoke(match_command, cli_args(out, 2, "--ray", address))
+    assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+    assert says in result.output and not out.exists()

@@ -157,8 +157,9 @@ class EngineProcess:
     False
     """
 
-    def __init__(self, command, timeout=DEFAULT_TIMEOUT, startup_allowance=STARTUP_ALLOWANCE):
+    def __init__(self, command, timeout=DEFAULT_TIMEOUT, startup_allowance=STARTUP_ALLOWANCE, cwd=None):
         self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        self.cwd = cwd  # the folder the engine runs in (Pachi finds its pattern files there)
         self.timeout = timeout
         self.startup_allowance = startup_allowance
         self.engine = None
@@ -171,7 +172,7 @@ class EngineProcess:
     def start(self):
         """The running engine, started now if there is none (OSError if it cannot start)."""
         if self.engine is None:
-            self.engine = GtpEngine(self.command)
+            self.engine = GtpEngine(self.command, cwd=self.cwd)
             self.answered = False
         return self.engine
 

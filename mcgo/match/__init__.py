@@ -1,8 +1,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Measuring strength: matches between GTP engines and regression suites (``.tst`` files).
 
-* :mod:`mcgo.match.runner`: :class:`Match` plays games between two engines, on several
-  threads, with a referee, and resumes an interrupted match (``mcgo match``);
+* :mod:`mcgo.match.runner`: :class:`Match` plays games between two engines, ``--jobs`` at a
+  time on local threads, with a referee, and resumes an interrupted match (``mcgo match``);
+* :mod:`mcgo.match.cluster`: the same games as Ray tasks (``--ray auto|ADDRESS``), streamed
+  back to the same results files; a game whose worker died is retried once;
+* :mod:`mcgo.match.opponents`: engines by short name (``gnugo``, ``gnugo:LEVEL``, ``pachi``
+  with its lag reserve, ``mcgo``, ``mcgo:ARGS``) as well as by command;
+* :mod:`mcgo.match.plot`: the running win rate with its Wilson band (``--plot``);
 * :mod:`mcgo.match.engines`: a player's seat (an :class:`~mcgo.gtp.controller.EngineProcess`
   whose troubles become an :class:`EngineFault` that loses the game);
 * :mod:`mcgo.match.scoring`: who won a finished game (referee, engines, Tromp-Taylor);
@@ -20,7 +25,8 @@
 # Public names and the module each lives in. They are imported on first use, so that the
 # ``mcgo`` command builds its ``--help`` without loading the board (and Numba with it).
 _EXPORTS = {
-    "Match": "runner", "play_game": "runner", "colours_of_game": "runner",
+    "Match": "runner", "play_game": "runner", "colours_of_game": "runner", "GameSetup": "runner",
+    "resolve_engine": "opponents", "EngineSpec": "opponents", "write_plot": "plot",
     "EngineFault": "engines", "Seat": "engines",
     "parse_score": "scoring", "score_game": "scoring",
     "MatchError": "results", "summarize": "results", "format_summary": "results",

@@ -2,7 +2,9 @@
 """``mcgo match`` and ``mcgo regress``: the click commands (:mod:`mcgo.cli` adds them).
 
 Only light modules are imported here (the regression runner is one); the match runner, and
-the board with Numba, load when ``mcgo match`` runs, so ``mcgo --help`` stays quick.
+the board with Numba, load when ``mcgo match`` runs, so ``mcgo --help`` stays quick. Bad
+options (an unknown plot format, Pachi not built, Ray or matplotlib missing) stop the
+command with a one-line error and exit status 2 before any game starts.
 """
 
 import json
@@ -18,15 +20,26 @@ from .settings import DEFAULT_REFEREE, SCORERS
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 DEFAULT_OUT = "runs/match"
+ENGINE_HELP = ("a command, or a short name: gnugo (GNU Go level 10), gnugo:LEVEL, pachi "
+               "(Pachi from build-pachi.sh, one thread, its 2 s lag reserve added to the time), "
+               "pachi:ARGS, mcgo (this mcgo), mcgo:GTP-ARGS")
+
+
+class OptionError(click.ClickException):
+    """Options that cannot work: one line on stderr, exit status 2 (as click's usage errors)."""
+    exit_code = 2
 
 
 @click.command("match", context_settings=HELP_OPTIONS)
-@click.option("--engine", "engine", help="First engine's command (colours alternate with --opponent).")
-@click.option("--opponent", help="Second engine's command.")
-@click.option("--black", help="Command of the engine that always plays black (with --white).")
-@click.option("--white", help="Command of the engine that always plays white (with --black).")
-@click.option("--engine-label", default=None, help="Name of the first engine in results [engine/black].")
-@click.option("--opponent-label", default=None, help="Name of the second engine [opponent/white].")
+@click.option("--engine", "engine",
+              help=f"First engine (colours alternate with --opponent): {ENGINE_HELP}.")
+@click.option("--opponent", help="Second engine: a command or a short name, as --engine.")
+@click.option("--black", help="The engine that always plays black (with --white), as --engine.")
+@click.option("--white", help="The engine that always plays white (with --black), as --engine.")
+@click.option("--engine-label", default=None,
+              help="Name of the first engine in results [its short name, else engine/black].")
+@click.option("--opponent-label", default=None,
+              help="Name of the second engine [its short name, else opponent/white].")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=10, show_default=True,
               help="Total games in the match (also when resuming).")
 @click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True)
@@ -46,36 +59,91 @@ DEFAULT_OUT = "runs/match"
               show_default=True, help="Who decides the score of a finished game.")
 @click.option("--ask-engines/--no-ask-engines", default=True, show_default=True,
               help="Also ask both players' final_score and record disagreements.")
-@click.option("--parallel", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Games played at once (each with its own engine processes).")
+@click.option("--jobs", "-j", "--parallel", "jobs", type=click.IntRange(min=1), default=1,
+              show_default=True,
+              help="Games played at once on this machine (each with its own engine processes).")
+@click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
+              help="Play each game as a task on a Ray cluster (auto: the running one, else a "
+                   "local runtime), instead of --jobs; needs pip install 'mcgo[cluster]'.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|FILE.svg",
+              help="Also draw the first engine's running win rate with its 95% Wilson band "
+                   "(needs matplotlib: pip install 'mcgo[plot]').")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=DEFAULT_OUT, show_default=True,
               help="Directory for results.json, results.csv and games/*.sgf.")
 @click.option("--resume", is_flag=True, help="Continue the match saved in --out.")
 def match(engine, opponent, black, white, engine_label, opponent_label, games, size, komi,
-          move_time, game_time, move_cap, move_timeout, referee, scorer, ask_engines, parallel,
-          out_dir, resume):
-    """Play a match between two GTP engines and report who won, with a 95% interval."""
-    from .results import format_summary
-    from .runner import Match, engines_from_options
+          move_time, game_time, move_cap, move_timeout, referee, scorer, ask_engines, jobs,
+          ray_address, plot, out_dir, resume):
+    """Play a match between two GTP engines and report who won, with a 95% interval.
+
+    Engines are commands or short names (gnugo, gnugo:LEVEL, pachi, mcgo, mcgo:ARGS).
+    Games run --jobs at a time on this machine, or as Ray tasks with --ray. Every finished
+    game is saved at once (games/*.sgf, results.json, results.csv), so an interrupted match
+    loses no finished game and --resume plays the rest. --plot draws the running win rate.
+
+    \b
+    mcgo match --engine "mcgo:--seconds 1" --opponent pachi --move-time 1 --jobs 2 \\
+        --games 200 --out runs/mcgo-vs-pachi --plot runs/mcgo-vs-pachi/win-rate.png
+    """
+    from .opponents import EngineNameError, resolve_engine
+    from .runner import engines_from_options
     from .settings import MatchSettings
 
     chosen = engines_from_options(engine, opponent, black, white)
     if chosen is None:
         raise click.UsageError("give either --engine and --opponent (alternating colours) "
                                "or --black and --white (fixed colours)")
-    commands, alternate = chosen
-    labels = [engine_label or ("engine" if alternate else "black"),
-              opponent_label or ("opponent" if alternate else "white")]
+    given, alternate = chosen
     try:
         settings = MatchSettings(size, komi, move_time, game_time, move_cap, move_timeout)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     if scorer == "referee" and not referee:
         raise click.UsageError("--scorer referee needs a --referee command")
-    runner = Match(out_dir, commands, labels, settings, games, alternate, referee, scorer,
-                   ask_engines, parallel, resume)
+    try:
+        specs = [resolve_engine(text, settings) for text in given]
+    except EngineNameError as exc:
+        raise OptionError(str(exc)) from exc
+    labels = default_labels(specs, alternate)
+    labels = [engine_label or labels[0], opponent_label or labels[1]]
+    check_extras(plot, ray_address)
+
+    from .results import format_summary
+    from .runner import Match
+    runner = Match(out_dir, [s.command for s in specs], labels, settings, games, alternate, referee,
+                   scorer, ask_engines, jobs, resume, cwds=[s.cwd for s in specs],
+                   engines=[s.as_dict() for s in specs], ray=ray_address, plot=plot)
     document = runner.run()
     click.echo(format_summary(document["summary"], labels))
+    if plot:
+        click.echo(f"  running win rate drawn in {plot}")
+
+
+def default_labels(specs, alternate):
+    """The engines' short names, or engine/opponent (black/white) for commands and twins."""
+    fallback = ["engine", "opponent"] if alternate else ["black", "white"]
+    names = [spec.label for spec in specs]
+    if None in names or names[0] == names[1]:
+        return [name if name and name != other else default
+                for name, other, default in zip(names, names[::-1], fallback)]
+    return names
+
+
+def check_extras(plot, ray_address):
+    """The optional extras these options need, checked before any game is played."""
+    if plot:
+        from .plot import PlotError, check_plot_path
+        try:
+            check_plot_path(plot)
+        except PlotError as exc:
+            raise OptionError(str(exc)) from exc
+    if ray_address is not None:
+        from .cluster import RayMissing, check_reachable, require_ray
+        try:
+            require_ray()
+        except RayMissing as exc:
+            raise OptionError(str(exc)) from exc
+        check_reachable(ray_address)
 
 
 @click.command("regress", context_settings=HELP_OPTIONS)

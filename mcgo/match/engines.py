@@ -27,10 +27,10 @@ class EngineFault(Exception):
 class Seat:
     """One engine of the match, started on first use and restarted after a fault."""
 
-    def __init__(self, label, command):
+    def __init__(self, label, command, cwd=None):
         self.label = label
         self.command = command
-        self.process = EngineProcess(command)
+        self.process = EngineProcess(command, cwd=cwd)
 
     def send(self, command, timeout=SETUP_TIMEOUT):
         """Send a command; any GTP trouble becomes an EngineFault naming this engine."""

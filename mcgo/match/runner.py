@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The match runner: play N games between two GTP engines and measure who is stronger.
 
-    mcgo match --engine "mcgo gtp" --opponent "gnugo --mode gtp --level 1" \\
-        --games 40 --size 9 --komi 7 --out runs/mcgo-vs-gnugo1
+    mcgo match --engine "mcgo:--seconds 1" --opponent gnugo:1 \\
+        --games 40 --size 9 --komi 7 --jobs 2 --out runs/mcgo-vs-gnugo1
 
 Every move an engine answers is checked on an :class:`mcgo.Board` (positional superko,
 suicide illegal); an illegal move, a crash, a hang past the timeout or a reply that is not a
@@ -11,6 +11,12 @@ Finished games are scored by a referee engine (GNU Go ``final_score`` by default
 both players' ``final_score``; disagreements are recorded. After every game the results table
 is rewritten (JSON and CSV) and the game saved as SGF, so an interrupted match loses
 nothing and ``resume=True`` (``--resume``) carries on where it stopped.
+
+Games run on ``jobs`` local threads (``--jobs``; each drives its own engine processes) or as
+Ray tasks (``--ray``, :mod:`mcgo.match.cluster`); both play through
+:meth:`GameSetup.play` and keep a finished game with :meth:`Match.save`. A game that never
+finished (a bug of ours, a Ray worker that died twice) is not recorded: it stays pending,
+and ``--resume`` plays it.
 """
 
 import datetime
@@ -160,28 +166,87 @@ def colours_of_game(game_id, labels, alternate):
     return first, second
 
 
+class GameSetup:
+    """Everything one game of the match needs, and nothing of the match's files.
+
+    Plain data, so a copy travels to a Ray worker (:mod:`mcgo.match.cluster`); the local
+    threads and the Ray tasks play through the same :meth:`play`.
+    """
+
+    def __init__(self, labels, commands, alternate, settings, referee, scorer, ask_engines, cwds=None):
+        self.labels = list(labels)
+        self.commands = dict(commands)
+        self.cwds = dict(cwds or {})
+        self.alternate = alternate
+        self.settings = settings
+        self.referee = referee
+        self.scorer = scorer
+        self.ask_engines = ask_engines
+
+    def seats(self):
+        """A fresh seat for each engine (its process starts on first use)."""
+        return {label: Seat(label, self.commands[label], self.cwds.get(label)) for label in self.labels}
+
+    def play(self, game_id, seats):
+        """Play game ``game_id`` on ``seats``; returns (record, SGF bytes). Engine faults are
+        in the record; anything else raised is a bug of ours (the game stays pending)."""
+        black, white = colours_of_game(game_id, self.labels, self.alternate)
+        record, board, move_times = play_game(game_id, seats[black], seats[white], self.settings,
+                                              self.referee, self.scorer, self.ask_engines)
+        return record, write_sgf(game_record(record, board, move_times, self.commands))
+
+
+# The seats of this process's earlier games, by engines: a Ray worker runs task after task,
+# and keeps its engines between them as a local worker thread does (they die with it).
+_worker_seats = {}
+
+
+def play_on_worker_seats(setup, game_id):
+    """One game on this process's engines for ``setup`` (started on the first game): a Ray
+    task's work. After anything but a finished game they are stopped and forgotten."""
+    key = repr(sorted((label, setup.commands[label], setup.cwds.get(label)) for label in setup.labels))
+    seats = _worker_seats.pop(key, None) or setup.seats()
+    try:
+        result = setup.play(game_id, seats)
+    except BaseException:
+        for seat in seats.values():
+            seat.kill()
+        raise
+    _worker_seats[key] = seats
+    return result
+
+
 class Match:
-    """Runs the games of a match on K worker threads, each with its own engine processes."""
+    """Runs the games of a match and keeps its results files.
+
+    The games run on ``jobs`` local worker threads, each with its own engine processes, or,
+    with ``ray`` (``"auto"`` or a cluster's address), each game as a Ray task
+    (:mod:`mcgo.match.cluster`). Either way every finished game is saved at once (its SGF,
+    then results.json and results.csv rewritten), so an interrupted match resumes where
+    it stopped.
+    """
 
     def __init__(self, out_dir, commands, labels, settings, games, alternate=True,
-                 referee=DEFAULT_REFEREE, scorer="referee", ask_engines=True, parallel=1,
-                 resume=False, log=print):
+                 referee=DEFAULT_REFEREE, scorer="referee", ask_engines=True, jobs=1,
+                 resume=False, log=print, cwds=None, engines=None, ray=None, plot=None):
         self.out_dir = pathlib.Path(out_dir)
         self.labels = list(labels)
         if len(set(self.labels)) != 2:
             raise MatchError("the two engines need different labels")
         self.commands = dict(zip(self.labels, commands))
+        self.setup = GameSetup(self.labels, self.commands, alternate, settings, referee, scorer,
+                               ask_engines, dict(zip(self.labels, cwds)) if cwds else None)
         self.settings = settings
         self.games = games
-        self.alternate = alternate
-        self.referee = referee
-        self.scorer = scorer
-        self.ask_engines = ask_engines
-        self.parallel = max(1, parallel)
+        self.jobs = max(1, jobs)
+        self.ray = ray
+        self.plot = plot
         self.log = log
         self.config = {"commands": self.commands, "labels": self.labels, "alternate": alternate,
                        "settings": settings.as_dict(), "scorer": scorer, "referee": referee,
                        "games": games}
+        if engines:  # how each engine was named and resolved (short names)
+            self.config["engines"] = dict(zip(self.labels, engines))
         self.records = self._existing_records(resume)
         self._lock = threading.Lock()
 
@@ -206,52 +271,63 @@ class Match:
         pending = self.pending_games()
         if self.records:
             self.log(f"resuming: {len(self.records)} games already played, {len(pending)} to go")
+        if self.ray is not None:
+            from .cluster import run_on_ray
+            run_on_ray(self, pending, self.ray)
+        else:
+            self._run_local(pending)
+        document = write_results(self.out_dir, self.config, self.records)
+        if self.plot:
+            from .plot import write_plot
+            write_plot(self.plot, document["games"], self.labels)
+        return document
+
+    def _run_local(self, pending):
         work = queue.Queue()
         for game_id in pending:
             work.put(game_id)
         workers = [threading.Thread(target=self._worker, args=(work,), daemon=True)
-                   for _ in range(min(self.parallel, len(pending)))]
+                   for _ in range(min(self.jobs, len(pending)))]
         for w in workers:
             w.start()
         for w in workers:
             while w.is_alive():  # join with a timeout so Ctrl-C reaches the main thread
                 w.join(0.5)
-        return write_results(self.out_dir, self.config, self.records)
 
     def _worker(self, work):
-        seats = {label: Seat(label, self.commands[label]) for label in self.labels}
+        seats = self.setup.seats()
         try:
             while True:
                 try:
                     game_id = work.get_nowait()
                 except queue.Empty:
                     return
-                self._play_and_save(game_id, seats)
+                try:
+                    record, sgf_bytes = self.setup.play(game_id, seats)
+                except Exception:  # a bug of ours: keep the other games, leave this one for --resume
+                    self.not_played(game_id, traceback.format_exc())
+                    for seat in seats.values():
+                        seat.kill()
+                    continue
+                self.save(record, sgf_bytes)
         finally:
             for seat in seats.values():
                 seat.kill()
 
-    def _play_and_save(self, game_id, seats):
-        black, white = colours_of_game(game_id, self.labels, self.alternate)
-        try:
-            record, board, move_times = play_game(
-                game_id, seats[black], seats[white], self.settings, self.referee, self.scorer,
-                self.ask_engines)
-        except Exception:  # a bug of ours: keep the other games, leave this one for --resume
-            self.log(f"game {game_id} not recorded (it stays pending for --resume):\n"
-                     f"{traceback.format_exc()}")
-            for seat in seats.values():
-                seat.kill()
-            return
-        sgf_path = self.out_dir / GAMES_DIR / f"game-{game_id:04d}.sgf"
-        write_sgf(game_record(record, board, move_times, self.commands), sgf_path)
+    def not_played(self, game_id, why):
+        self.log(f"game {game_id} not recorded (it stays pending for --resume):\n{why}")
+
+    def save(self, record, sgf_bytes):
+        """Keep a finished game: its SGF, then the results files rewritten (thread-safe)."""
+        sgf_path = self.out_dir / GAMES_DIR / f"game-{record['game']:04d}.sgf"
+        sgf_path.write_bytes(sgf_bytes)
         record["sgf"] = str(sgf_path.relative_to(self.out_dir))
         with self._lock:
             self.records.append(record)
             write_results(self.out_dir, self.config, self.records)
             fault = f" ({record['fault_engine']}: {record['fault_reason']})" if record["fault_engine"] else ""
-            self.log(f"game {game_id}: {black} (B) vs {white} (W): {record['result']} "
-                     f"after {record['moves']} moves, {record['end']}{fault}")
+            self.log(f"game {record['game']}: {record['black']} (B) vs {record['white']} (W): "
+                     f"{record['result']} after {record['moves']} moves, {record['end']}{fault}")
 
 
 def engines_from_options(engine, opponent, black, white):
