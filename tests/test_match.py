@@ -256,8 +256,16 @@ def test_cli_rejects_both_time_controls(tmp_path):
     assert "not both" in result.output
 
 
+def test_cli_rejects_fractional_seconds(tmp_path):
+    """GTP 2 (section 6.3.3, time_settings): the times are integers; GNU Go refuses 0.5."""
+    result = CliRunner().invoke(match_command, ["--engine", "x", "--opponent", "y", "--move-time", "0.5",
+                                             "--out", str(tmp_path / "m")])
+    assert result.exit_code == 2
+    assert "whole seconds" in result.output and not (tmp_path / "m").exists()
+
+
 @pytest.mark.parametrize("option, value, told", [
-    ("move_time", 2.5, "time_settings 0 2.5 1"),
+    ("move_time", 2, "time_settings 0 2 1"),
     ("game_time", 60, "time_settings 60 0 0"),
 ])
 def test_time_settings_reach_both_engines(tmp_path, option, value, told):
@@ -351,8 +359,8 @@ def test_short_names_resolve_to_their_commands(built_pachi):
     assert shlex.split(pachi.command) == [str(built_pachi), "-t", "3", "threads=1,pondering=0"]
     assert pachi.cwd == str(built_pachi.parent) and pachi.label == "pachi"
     assert shlex.split(opponents.resolve_engine("pachi", per_game).command)[1:3] == ["-t", "_302"]
-    assert shlex.split(opponents.resolve_engine("pachi:resign_threshold=0.1", MatchSettings(9, move_time=2.5))
-                       .command)[1:] == ["-t", "4.5", "threads=1,pondering=0", "resign_threshold=0.1"]
+    assert shlex.split(opponents.resolve_engine("pachi:resign_threshold=0.1", MatchSettings(9, move_time=2))
+                       .command)[1:] == ["-t", "4", "threads=1,pondering=0", "resign_threshold=0.1"]
     assert "-t" not in shlex.split(opponents.resolve_engine("pachi", untimed).command)
     # Anything else is a command, as before.
     plain = opponents.resolve_engine("gnugo --mode gtp --level 3", untimed)

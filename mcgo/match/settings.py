@@ -31,6 +31,10 @@ class MatchSettings:
                  move_cap=None, move_timeout=None):
         if move_time is not None and game_time is not None:
             raise ValueError("give a per-move time or a per-game time, not both")
+        for name, seconds in (("--move-time", move_time), ("--game-time", game_time)):
+            if seconds is not None and seconds != int(seconds):
+                raise ValueError(f"{name} {seconds:g}: GTP's time_settings takes whole seconds "
+                                 "(for less, give the engines a fixed budget of their own)")
         self.size = size
         self.komi = komi
         self.move_time = move_time
