@@ -121,6 +121,25 @@ PRESET_CHOICES = list(options.PRESETS)
 PLAYOUT_POLICY_CHOICES = list(options.PLAYOUT_POLICIES)
 
 
+def parse_setting_options(ctx, param, values):
+    """``--set NAME=VALUE`` (repeatable) as a dict, checked before anything starts."""
+    try:
+        return options.parse_settings(values)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+
+
+def list_settings(ctx, param, value):
+    """``--list-settings``: the named settings of the chosen preset, then exit."""
+    if not value or ctx.resilient_parsing:
+        return
+    from .search.presets import describe_settings
+    preset = ctx.params.get("preset") or options.DEFAULT_PRESET
+    click.echo(f"settings of the {preset} preset (change with --set NAME=VALUE):")
+    click.echo(describe_settings(preset))
+    ctx.exit(0)
+
+
 def engine_options(command):
     """The options ``mcgo gtp`` and ``mcgo play`` share."""
     decorators = [
@@ -143,7 +162,13 @@ def engine_options(command):
         click.option("--policy", type=click.Choice(PLAYOUT_POLICY_CHOICES), default=options.DEFAULT_POLICY,
                      show_default=True, help="Playout policy."),
         click.option("--preset", type=click.Choice(PRESET_CHOICES), default=options.DEFAULT_PRESET,
-                     show_default=True),
+                     show_default=True, is_eager=True,
+                     help="The search's set of constants (see --list-settings)."),
+        click.option("--set", "settings", multiple=True, metavar="NAME=VALUE",
+                     callback=parse_setting_options,
+                     help="Change one of the preset's named settings (repeatable)."),
+        click.option("--list-settings", is_flag=True, expose_value=False, callback=list_settings,
+                     help="List the named settings with the preset's values, and exit."),
         click.option("--resign", type=click.FloatRange(0, 1), default=options.DEFAULT_RESIGN,
                      show_default=True,
                      help="Resign below this win rate (0: never)."),
@@ -157,12 +182,12 @@ def engine_options(command):
 
 
 def make_engine(size, komi, playouts, seconds, threads, parallel, seed, policy, preset, resign,
-                max_memory, default_size, **extra):
+                max_memory, default_size, settings=None, **extra):
     from .gtp.engine import Engine
     return Engine(size=size or default_size, komi=komi, preset=preset, policy=policy,
                   threads=threads, parallel=parallel, seed=seed, playouts=playouts,
                   seconds=seconds,
-                  resign=resign, max_memory_mb=max_memory, **extra)
+                  resign=resign, max_memory_mb=max_memory, settings=settings, **extra)
 
 
 def make_opening_advisor(choice, bonus_moves, quiet=False):

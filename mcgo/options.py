@@ -7,6 +7,8 @@ imports it to build its ``--help`` without loading the engine.
 (7.0, 'strong', True)
 """
 
+import math
+
 # Komi of a game nobody set one for (GTP ``komi`` and SGF ``KM`` override it). Area scoring,
 # so 7 leaves a drawn game possible only with a seki's shared points.
 DEFAULT_KOMI = 7.0
@@ -31,3 +33,43 @@ DEFAULT_PARALLEL = "tree"
 
 DEFAULT_RESIGN = 0.1     # resign below this win rate (0: never)
 DEFAULT_MEMORY_MB = 256  # search trees
+
+
+# The settings a user may change by name (``mcgo gtp --set NAME=VALUE``; ``--list-settings``),
+# with their type and meaning. The rest of a preset (final_by, reuse_tree) is its identity.
+NAMED_SETTINGS = {
+    "exploration": (float, "C of the UCT term C * sqrt(ln(parent visits) / visits)"),
+    "rave": (int, "1: blend the AMAF (RAVE) values into each move's value, 0: no"),
+    "rave_equiv": (float, "visits at which a move's own and its AMAF value weigh alike"),
+    "priors": (int, "1: virtual wins and losses from the playout rules at expansion, 0: no"),
+    "expand_after": (int, "a leaf gets its children once it has this many visits"),
+    "skip_eyes": (int, "1: never search the filling of one's own true eye, 0: search it"),
+    "first_play": (float, "value of an unvisited move without priors"),
+    "virtual_loss": (float, "visits without wins put on a path a thread is playing (tree parallel)"),
+    "model_prior": (float, "virtual visits of the learned move model's prior (with --model)"),
+}
+
+
+def parse_settings(texts):
+    """``{name: value}`` from ``["NAME=VALUE", ...]``; ValueError saying what is wrong.
+
+    >>> parse_settings(["rave_equiv=300", "expand_after=3"])
+    {'rave_equiv': 300.0, 'expand_after': 3}
+    """
+    out = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        name = name.strip()
+        if not sep:
+            raise ValueError(f"{text!r}: give NAME=VALUE")
+        if name not in NAMED_SETTINGS:
+            raise ValueError(f"unknown setting {name!r}; choose from {', '.join(NAMED_SETTINGS)}")
+        kind, _ = NAMED_SETTINGS[name]
+        try:
+            number = kind(value)
+        except ValueError:
+            raise ValueError(f"{name}={value}: not a{'n integer' if kind is int else ' number'}") from None
+        if not math.isfinite(number) or number < 0:
+            raise ValueError(f"{name}={value}: must be a finite number >= 0")
+        out[name] = number
+    return out

@@ -527,3 +527,22 @@ def test_each_game_of_a_session_draws_new_random_numbers_and_replays_exactly():
     assert len({tuple(g) for g in games}) > 1
     again.send("set_random_seed 3")
     assert opening(again) == games[0]
+
+
+def test_named_settings_on_the_command_line():
+    """``--list-settings`` lists every named setting with the preset's own value; a bad
+    ``--set`` is one line of error and exit 2, before the engine starts."""
+    from click.testing import CliRunner
+    from mcgo import options
+    from mcgo.cli import main
+    from mcgo.search.presets import SETTINGS
+    listed = CliRunner().invoke(main, ["gtp", "--preset", "thesis", "--list-settings"])
+    assert listed.exit_code == 0
+    rows = {line.split()[0]: line.split()[1] for line in listed.output.splitlines()[1:]}
+    assert set(rows) == set(options.NAMED_SETTINGS)
+    assert float(rows["exploration"]) == pytest.approx(SETTINGS["thesis"]["exploration"], abs=1e-6)
+    assert float(rows["rave"]) == SETTINGS["thesis"]["rave"]
+    for bad, says in (("rave_equiv=abc", "not a number"), ("foo=1", "unknown setting 'foo'"),
+                      ("expand_after", "NAME=VALUE"), ("first_play=-1", ">= 0")):
+        result = CliRunner().invoke(main, ["gtp", "--set", bad])
+        assert result.exit_code == 2 and says in result.output, (bad, result.output)

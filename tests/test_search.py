@@ -299,3 +299,18 @@ def test_time_is_banked_only_in_main_time():
     assert not clock.can_bank(mcgo.BLACK)
     clock.set(0, 1, 1)
     assert not clock.can_bank(mcgo.WHITE)
+
+
+def test_named_settings_reach_the_search_of_a_gtp_engine():
+    """``--set expand_after=N`` (here through the engine's ``settings``): with a threshold no
+    leaf reaches, the tree holds the root and its children only; by default it grows."""
+    from helpers import Session
+    sizes = {}
+    for settings in ({}, {"expand_after": 10 ** 6}):
+        session = Session(playouts=500, seed=1, settings=settings)
+        session.send("boardsize 9")
+        session.send("genmove b")
+        search = session.engine.player.search
+        sizes[bool(settings)] = search.workers[0].tree.used
+    assert sizes[True] == 1 + 81 + 1           # the root, its 81 moves and the pass
+    assert sizes[False] > 2 * sizes[True]

@@ -61,7 +61,7 @@ class Engine:
     def __init__(self, size=DEFAULT_SIZE, komi=DEFAULT_KOMI, preset=options.DEFAULT_PRESET,
                  policy=options.DEFAULT_POLICY, threads=1, seed=0, playouts=None, seconds=None,
                  resign=DEFAULT_RESIGN, max_memory_mb=options.DEFAULT_MEMORY_MB, out=None,
-                 verbose=True, parallel=options.DEFAULT_PARALLEL, model=None):
+                 verbose=True, parallel=options.DEFAULT_PARALLEL, model=None, settings=None):
         self.out = out if out is not None else sys.stdout
         self.seed = seed
         self.policy = policy
@@ -70,7 +70,7 @@ class Engine:
         self.player = Player(preset=preset, policy=policy, threads=threads, seed=seed,
                              playouts=playouts, seconds=seconds, resign=resign,
                              max_memory_mb=max_memory_mb, parallel=parallel, verbose=verbose,
-                             model=model)
+                             model=model, settings=settings)
         self.status = Status(playouts=STATUS_PLAYOUTS, policy="pattern", seed=seed,
                              threads=threads)
         self.received_at = None      # when the command being answered arrived

@@ -60,13 +60,14 @@ class Player:
     def __init__(self, preset=options.DEFAULT_PRESET, policy=options.DEFAULT_POLICY, threads=1,
                  seed=0, playouts=None,
                  seconds=None, resign=DEFAULT_RESIGN, max_memory_mb=DEFAULT_MEMORY_MB,
-                 parallel=DEFAULT_PARALLEL, verbose=True, model=None):
+                 parallel=DEFAULT_PARALLEL, verbose=True, model=None, settings=None):
         self.playouts = playouts
         self.seconds = seconds
         self.resign = resign
         self.verbose = verbose
         self.search = Search(preset=preset, policy=policy, threads=threads, seed=seed,
-                             max_memory_mb=max_memory_mb, parallel=parallel, model=model)
+                             max_memory_mb=max_memory_mb, parallel=parallel, model=model,
+                             **(settings or {}))
         self.clock = TimeControl()
         self.opening_advisor = None
         self.last_labels = None      # the advice's labels for the last search

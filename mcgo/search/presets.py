@@ -48,6 +48,18 @@ SETTINGS = {
 }
 
 
+def describe_settings(preset):
+    """One line per named setting: its name, its value in ``preset`` and its meaning."""
+    values = settings(preset)
+    values.setdefault("model_prior", None)
+    lines = []
+    for name, (_, meaning) in options.NAMED_SETTINGS.items():
+        value = values.get(name)
+        shown = "(model default)" if value is None else f"{value:g}"
+        lines.append(f"{name:<14} {shown:<16} {meaning}")
+    return "\n".join(lines)
+
+
 def settings(preset):
     try:
         return dict(SETTINGS[preset])
