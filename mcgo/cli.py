@@ -284,10 +284,11 @@ def play(color, **engine_settings):
 
 def add_match_commands():
     """``mcgo match`` and ``mcgo regress`` live with their runners in :mod:`mcgo.match`."""
-    from .match.commands import match, regress
+    from .match.commands import match, regress, tune
 
     main.add_command(match)
     main.add_command(regress)
+    main.add_command(tune)
 
 
 add_match_commands()

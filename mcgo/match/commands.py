@@ -146,6 +146,78 @@ def check_extras(plot, ray_address):
         check_reachable(ray_address)
 
 
+@click.command("tune", context_settings=HELP_OPTIONS)
+@click.option("--engine", default="mcgo", show_default=True, metavar="mcgo|mcgo:ARGS",
+              help="The mcgo whose settings are tuned (its other arguments stay fixed).")
+@click.option("--opponent", required=True,
+              help="The fixed opponent: a command or a short name (gnugo, gnugo:LEVEL, pachi, "
+                   "mcgo, mcgo:ARGS).")
+@click.option("--param", "params", multiple=True, required=True, metavar="NAME=LOW:HIGH[:log]",
+              help="A named setting to tune and its range (repeatable; see mcgo gtp "
+                   "--list-settings).")
+@click.option("--trials", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Trials in all (also when resuming).")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Games of each trial's match.")
+@click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True)
+@click.option("--komi", type=float, default=options.DEFAULT_KOMI, show_default=True)
+@click.option("--move-time", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds per move (whole seconds, GTP time_settings).")
+@click.option("--move-cap", type=click.IntRange(min=1), default=None,
+              help="Stop and score a game after this many moves [3 x size^2].")
+@click.option("--referee", default=DEFAULT_REFEREE, show_default=True,
+              help="Command of the scoring engine ('' : Tromp-Taylor on the final board).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Games played at once on this machine.")
+@click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
+              help="Play the games as Ray tasks (pip install 'mcgo[cluster]').")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of Optuna's sampler.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="runs/tune",
+              show_default=True, help="Folder of the study, its trials' matches and the evidence.")
+@click.option("--resume", is_flag=True, help="Continue the study saved in --out.")
+def tune(engine, opponent, params, trials, games, size, komi, move_time, move_cap, referee, jobs,
+         ray_address, seed, out_dir, resume):
+    """Tune mcgo's named settings by matches against a fixed opponent, with Optuna.
+
+    Each trial plays --games games with settings Optuna proposes; the study, every trial's
+    match and the evidence (best.json, trials.csv) stay in --out, and --resume goes on.
+
+    \b
+    mcgo tune --engine "mcgo:--playouts 1000" --opponent "mcgo:--playouts 1000" \\
+        --param rave_equiv=100:10000:log --param expand_after=1:8 --trials 30 --games 40 --jobs 2
+    """
+    from .opponents import EngineNameError, resolve_engine
+    from .settings import MatchSettings
+    from .tune import OptunaMissing, ParamSpec, TuneError, Tuner, parse_param, require_optuna
+
+    try:
+        specs = [parse_param(text) for text in params]
+        settings = MatchSettings(size, komi, move_time, None, move_cap, None)
+    except (TuneError, ValueError) as exc:
+        raise OptionError(str(exc)) from exc
+    if len({s.name for s in specs}) != len(specs):
+        raise OptionError("each setting may be tuned once")
+    out = pathlib.Path(out_dir)
+    if (out / "study.db").exists() and not resume:
+        raise OptionError(f"{out / 'study.db'} exists: pass --resume to continue that study, "
+                          "or choose another --out")
+    try:
+        require_optuna()
+        tuner = Tuner(out, engine, opponent, specs, trials, games, settings, jobs, ray_address,
+                      referee or None, seed, log=click.echo)
+        resolve_engine(opponent, settings)
+    except (OptunaMissing, TuneError, EngineNameError) as exc:
+        raise OptionError(str(exc)) from exc
+    check_extras(None, ray_address)
+    document = tuner.run()
+    best = document["best"]
+    click.echo(f"{document['trials']} trials; best: trial {best['trial']}, win rate "
+               f"{best['win_rate']:.3f} [{best['wilson_low']:.3f}, {best['wilson_high']:.3f}] "
+               f"over {best['games']} games")
+    click.echo(f"  {best['command']}")
+    click.echo(f"  evidence in {out / 'best.json'} and {out / 'trials.csv'} (confirm with a long match)")
+
+
 @click.command("regress", context_settings=HELP_OPTIONS)
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--engine", default=DEFAULT_ENGINE, show_default=True, help="GTP engine command.")
