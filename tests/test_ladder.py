@@ -198,3 +198,28 @@ def test_tactical_policy_starts_a_working_ladder(breaker, gnugo_command):
         else:
             assert chosen == {attack}
             assert not defended_after(mcgo.to_gtp(attack, 9))
+
+
+@pytest.mark.parametrize("breakers", [[], ["C3"], ["B2"], ["C3", "F6"], ["B3", "F7"], ["B2", "G6"]])
+def test_ladder_threat_agrees_with_gnugo_attack(breakers, gnugo_command):
+    """Black's last move C5 leaves white D5 with two liberties: the reader sees the threat
+    exactly when GNU Go's ``attack D5`` finds a way to capture it (white stones on both
+    ladder paths save it)."""
+    board = helpers.board_from_rows([row.replace("X", ".", 1) if row == "..XO....." else row
+                                     for row in LADDER_ROWS], to_move=mcgo.WHITE)
+    for breaker in breakers:
+        board.play(breaker)
+        board.play("pass")
+    board.play("pass")
+    board.play("C5")
+    head = board.pts[K.HEAD, board.point("D5")]
+    threat = ladder.ladder_threat(board.pts, board.info, board.zob, ladder.new_ladder_space(9),
+                                  board.point("C5"), mcgo.WHITE)
+    with GtpEngine(gnugo_command) as gnugo:
+        helpers.load_rows(gnugo, LADDER_ROWS, 0)
+        for breaker in breakers:
+            gnugo.send(f"play white {breaker}")
+        attacked = gnugo.send("attack D5").split()[0] != "0"
+    assert threat in (K.PASS, head)
+    assert (threat == head) == attacked
+    assert attacked == (len(breakers) < 2)      # the positions hold both cases

@@ -2,10 +2,10 @@
 
 A new child starts with ``PRIOR_EVEN`` virtual visits at an even win rate; the same rules
 the pattern playout follows then add virtual wins (a capture, an escape from atari, an atari
-that starts a working ladder, a MoGo 3x3 shape next to the last move, a free 3rd or 4th line
-point in an empty area) or virtual losses (a self-atari, running out of a working ladder, the
-1st or 2nd line in an empty area, an early pass). The real
-playouts soon outweigh them; they only decide which moves the search looks at first. The
+that starts a working ladder or a move that gets a chain out of one before it starts, a
+MoGo 3x3 shape next to the last move, a free 3rd or 4th line point in an empty area) or
+virtual losses (a self-atari, running out of a working ladder, the 1st or 2nd line in an
+empty area, an early pass). The real playouts soon outweigh them; they only decide which moves the search looks at first. The
 rules themselves live in :mod:`mcgo.tactics`, shared with the playouts.
 
 With a learned move model (:mod:`mcgo.learn.movemodel`, ``mcgo gtp --model FILE``), each new
@@ -22,7 +22,8 @@ from ..jit import kernel
 from ..learn.movemodel import move_log_gamma
 from ..playout.pattern_policy import neighbourhood_code
 from ..tactics.atari import capture_or_escape, is_capture, is_self_atari
-from ..tactics.ladder import ladder_attack, ladder_captures
+from ..tactics.ladder import ladder_attack, ladder_captures, ladder_threat
+from ..tactics.liberties import extension_liberties
 from ..tactics.geometry import FIRST_GOOD_LINE, edge_distance, in_empty_area, is_good_line, is_next_to
 from .tree import PRIOR_VISITS, PRIOR_WINS
 
@@ -62,6 +63,17 @@ def runs_into_ladder(pts, info, zob, ladder, p, color):
 
 
 @kernel
+def leaves_the_ladder(pts, w, p, head, color):
+    """True when ``color`` at ``p``, a liberty of its own chain ``head`` (two liberties,
+    threatened by a ladder), gives that chain three liberties or more."""
+    touches = False
+    for q in (p - 1, p + 1, p - w, p + w):
+        if pts[HEAD, q] == head and pts[COLOR, q] == color:
+            touches = True
+    return touches and extension_liberties(pts, w, p, color, PASS) >= 3
+
+
+@kernel
 def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, color):
     """Give the ``count`` children starting at column ``first`` (moves in ``ints_moves``)
     their prior virtual visits and wins in the position ``(pts, info)`` (``ladder``: the
@@ -71,9 +83,11 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, c
     last = info[LAST_MOVE]
     escape = PASS
     attack = PASS
+    threat = PASS
     if last > 0:
         escape = capture_or_escape(pts, info, zob, ladder, last, color, True)
         attack = ladder_attack(pts, info, zob, ladder, last, color)
+        threat = ladder_threat(pts, info, zob, ladder, last, color)
     board_open = info[NEMPTY] * OPEN_BOARD_FRACTION > size * size
     for c in range(first, first + count):
         p = ints_moves[c]
@@ -88,7 +102,7 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, c
             add_prior(floats, c, PRIOR_ESCAPE, PRIOR_ESCAPE)
         if is_self_atari(pts, w, p, color):
             add_prior(floats, c, PRIOR_SELF_ATARI, 0.0)
-        if p == attack:
+        if p == attack or (threat != PASS and leaves_the_ladder(pts, w, p, threat, color)):
             add_prior(floats, c, PRIOR_LADDER, PRIOR_LADDER)
         elif runs_into_ladder(pts, info, zob, ladder, p, color):
             add_prior(floats, c, PRIOR_LADDER, 0.0)

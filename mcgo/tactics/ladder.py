@@ -194,3 +194,26 @@ def ladder_attack(pts, info, zob, space, last, color):
                 and atari_starts_ladder(pts, info, zob, space, last, atari, color):
             return atari
     return PASS
+
+
+@kernel
+def ladder_threat(pts, info, zob, space, last, color):
+    """The head of a chain of ``color`` next to the opponent's last move ``last`` that has two
+    liberties and dies in a ladder if the opponent ataris it next; PASS if there is none.
+    (The answer is to make it more liberties first.)"""
+    if last <= 0:
+        return PASS
+    w = info[WIDTH]
+    opp = 3 - color
+    for q in (last - 1, last + 1, last - w, last + w):
+        if pts[COLOR, q] != color:
+            continue
+        head = pts[HEAD, q]
+        if pts[LIBS, head] != 2:
+            continue
+        first, second = two_liberties(pts, w, head)
+        for atari in (first, second):
+            if legality(pts, info, atari, opp) == LEGAL \
+                    and atari_starts_ladder(pts, info, zob, space, q, atari, opp):
+                return head
+    return PASS
