@@ -348,6 +348,20 @@ def test_uniform_model_is_the_random_baseline(goban_games_dir):
     assert math.isclose(whole["top1"] * 1.0, whole["random"]["top1"], rel_tol=0.01)
 
 
+def test_hand_priors_predict_professional_moves_above_random_and_below_the_model(goban_games_dir):
+    """``mcgo learn evaluate hand``: the tree's hand-written priors as a predictor, on
+    professional games' middle-game moves: better than the random baseline, worse than the
+    shipped model on the same positions."""
+    from mcgo.learn.evaluate import HandPriors
+    records = list(itertools.islice(M.read_records([goban_games_dir]), 4))
+    hand = evaluate(HandPriors(), records, split=None, moves=(21, 120))["all"]
+    shipped = evaluate(M.open_model("default"), records, split=None, moves=(21, 120))["all"]
+    assert hand["positions"] == shipped["positions"] >= 300
+    assert hand["top5"] > 2 * hand["random"]["top5"]
+    assert hand["mean_log_p"] > hand["random"]["mean_log_p"]
+    assert shipped["top1"] > hand["top1"] and shipped["mean_log_p"] > hand["mean_log_p"]
+
+
 def test_commands_reject_bad_input_in_one_line(tmp_path, goban_games_dir):
     runner = CliRunner()
     for args, text in ((["evaluate", str(tmp_path / "none.npz"), str(goban_games_dir)], "no such model"),
