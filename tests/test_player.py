@@ -7,6 +7,8 @@ its pass check, which must fail there) and GNU Go 3.8's ``final_score`` and
 """
 
 
+import random
+
 import pytest
 
 import mcgo
@@ -111,3 +113,27 @@ def test_final_score_and_status_lists_estimate_once(gnugo_command, monkeypatch):
     ours.send("play b pass")
     ours.send("final_status_list dead")
     assert len(calls) == 2
+
+
+def test_resigns_only_after_three_own_moves_found_the_game_lost():
+    """With komi 200 black cannot win a 9x9 game (area scoring: at most 81 points): the search
+    finds it lost at every move, and the player resigns at its third move in a row, not
+    before; asking again at the same move (reg_genmove) does not count twice."""
+    from mcgo.search.player import RESIGN_STREAK, Player
+    board = mcgo.Board(9, komi=200.0)
+    rng = random.Random(3)
+    while len(board.moves) < 30:          # past the opening, where nobody resigns
+        board.play(rng.choice([p for p in board.legal_moves() if p != mcgo.PASS]))
+    if board.to_move != mcgo.BLACK:
+        board.play("pass")
+    player = Player(playouts=800, seed=2, verbose=False)
+    answers = []
+    for _ in range(RESIGN_STREAK):
+        answers.append(player.choose(board))
+        assert (player.choose(board) is None) == (answers[-1] is None)   # asked twice, counted once
+        if answers[-1] is None:
+            break
+        board.play(answers[-1])
+        board.play("pass")
+    assert answers[:-1] == [a for a in answers[:-1] if a is not None] and len(answers) == RESIGN_STREAK
+    assert answers[-1] is None and answers[0] is not None and RESIGN_STREAK > 1

@@ -36,6 +36,7 @@ from .timecontrol import MIN_THINK, TimeControl
 DEFAULT_SECONDS = 1.0          # thinking time when no limit and no time control is given
 DEFAULT_RESIGN = options.DEFAULT_RESIGN
 RESIGN_MIN_VISITS = 500        # do not resign on a thin search
+RESIGN_STREAK = 3              # ... nor before this many own moves in a row found the game lost
 HANDICAP_NO_RESIGN = 0.5       # in a handicap game, no resigning before this part of the board
 PASS_CHECK_SHARE = 0.25        # a check that passing is safe gets this part of the move's simulations
 PASS_CHECK_MIN_PLAYOUTS = 300  # and at least this many, else it does not count
@@ -72,6 +73,7 @@ class Player:
         self.opening_advisor = None
         self.last_labels = None      # the advice's labels for the last search
         self._pass_search = None     # made on the first pass check
+        self._lost_at = set()        # move numbers at which the search found the game lost
 
     @property
     def seed(self):
@@ -84,6 +86,7 @@ class Player:
     def new_game(self):
         """Forget the trees (a new board); the next game's search draws other random numbers."""
         self.search.new_game()
+        self._lost_at = set()
         if self._pass_search is not None:
             self._pass_search.clear()
 
@@ -148,11 +151,22 @@ class Player:
         resign. ``handicap`` (stones) delays resigning; ``cleanup`` is
         ``kgs-genmove_cleanup`` (no resigning, no pass while dead opponent stones stand)."""
         result = self.think(board, received_at, on_progress, interval)
-        if should_resign(board, result, self.resign, handicap) and not cleanup:
+        if self.resigns(board, should_resign(board, result, self.resign, handicap) and not cleanup):
             return None
         return pick_move(board, result, cleanup=cleanup,
                          pass_holds=lambda position: self.pass_holds(position, result,
                                                                      received_at))
+
+    def resigns(self, board, lost):
+        """Resign only when the search found the game lost (``lost``) at this move and at the
+        ``RESIGN_STREAK - 1`` own moves before it: a misjudged fight rarely looks lost three
+        times in a row. Keyed by move number, so asking twice (reg_genmove) counts once."""
+        number = len(board.moves)
+        if not lost:
+            self._lost_at.discard(number)
+            return False
+        self._lost_at.add(number)
+        return all(number - 2 * k in self._lost_at for k in range(RESIGN_STREAK))
 
     def pass_holds(self, board, result, received_at=None):
         """Search the position after ``board.to_move`` passes: True when the opponent's best
