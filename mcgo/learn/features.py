@@ -59,7 +59,7 @@ from ..board.kernels import (BOARDSIZE, COLOR, EMPTY, HEAD, KO_POINT, LAST_MOVE,
                              OFFBOARD, PASS, SIZE, WIDTH, legal_moves)
 from ..board.symmetry import SYMMETRIES, images
 from ..jit import allocating_kernel, inline_kernel, kernel
-from ..tactics.liberties import liberties_after
+from ..tactics.liberties import liberties_after, touches_atari
 
 FEATURE_VERSION = 3
 
@@ -157,19 +157,6 @@ def line_value(p, w, size):
 
 
 @kernel
-def _touches_atari(pts, w, head, color):
-    """True when a stone of chain ``head`` touches a chain of ``color`` in atari."""
-    s = head
-    while True:
-        for q in (s - 1, s + 1, s - w, s + w):
-            if pts[COLOR, q] == color and pts[LIBS, pts[HEAD, q]] == 1:
-                return True
-        s = pts[NEXT, s]
-        if s == head:
-            return False
-
-
-@kernel
 def _touches_point(pts, w, head, p):
     """True when a stone of chain ``head`` is next to the point ``p``."""
     s = head
@@ -241,7 +228,7 @@ def move_values(pts, info, p, color, last, previous, vals):
         if c == opp:
             if libs == 1:
                 captured += pts[SIZE, h]
-                if _touches_atari(pts, w, h, color):
+                if touches_atari(pts, w, h, color):
                     kind = 1
                 elif kind > 2 and last > 0 and pts[HEAD, last] == h and pts[COLOR, last] == opp:
                     kind = 2

@@ -188,7 +188,7 @@ def tune(engine, opponent, params, trials, games, size, komi, move_time, move_ca
     """
     from .opponents import EngineNameError, resolve_engine
     from .settings import MatchSettings
-    from .tune import OptunaMissing, ParamSpec, TuneError, Tuner, parse_param, require_optuna
+    from .tune import OptunaMissing, TuneError, Tuner, parse_param, require_optuna
 
     try:
         specs = [parse_param(text) for text in params]

@@ -33,10 +33,11 @@ False
 
 import numpy as np
 
-from ..board.kernels import (COLOR, EMPTY, HEAD, LEGAL, LIBS, NEXT, NFIELDS, NINFO, PASS, WIDTH,
+from ..board.kernels import (COLOR, HEAD, LEGAL, LIBS, NFIELDS, NINFO, PASS, WIDTH,
                              copy_position, legality, play_legal)
 from ..jit import allocating_kernel, kernel
-from .liberties import chain_liberties, extension_liberties, first_liberty, liberties_after, two_liberties
+from .liberties import (chain_liberties, extension_liberties, first_liberty, liberties_after,
+                        touches_atari, two_liberties)
 
 LADDER_DEPTH = 48       # attacker moves in a row kept as positions (a 19x19 ladder needs ~36)
 LADDER_BUDGET = 96      # attacker moves tried in one read before it gives up (as an escape)
@@ -63,20 +64,6 @@ def new_ladder_space(size):
 
 
 @kernel
-def can_capture_neighbour(pts, w, head):
-    """True when a chain next to the chain ``head`` is in atari (its owner can capture it)."""
-    opp = 3 - pts[COLOR, head]
-    s = head
-    while True:
-        for q in (s - 1, s + 1, s - w, s + w):
-            if pts[COLOR, q] == opp and pts[LIBS, pts[HEAD, q]] == 1:
-                return True
-        s = pts[NEXT, s]
-        if s == head:
-            return False
-
-
-@kernel
 def defend(pts, info, zob, libs_row, stone):
     """The defender's move in a ladder position where the chain of ``stone`` is in atari and
     its owner to move, played in place: ESCAPED, CAPTURED, or ATTACK with the two liberties
@@ -84,7 +71,7 @@ def defend(pts, info, zob, libs_row, stone):
     w = info[WIDTH]
     head = pts[HEAD, stone]
     defender = pts[COLOR, head]
-    if can_capture_neighbour(pts, w, head):
+    if touches_atari(pts, w, head, 3 - pts[COLOR, head]):
         return ESCAPED
     lib = first_liberty(pts, w, head)
     if legality(pts, info, lib, defender) != LEGAL:
@@ -170,7 +157,7 @@ def atari_starts_ladder(pts, info, zob, space, stone, atari, attacker):
     libs_after, _ = liberties_after(pts, w, atari, attacker)
     if libs_after < 2:
         return False
-    if runs <= 1 and not can_capture_neighbour(pts, w, head):
+    if runs <= 1 and not touches_atari(pts, w, head, 3 - pts[COLOR, head]):
         return True         # the extension is itself in atari: captured, no need to read
     copy_position(pts, info, positions[0], infos[0])
     play_legal(positions[0], infos[0], zob, atari, attacker)

@@ -23,6 +23,19 @@ def first_liberty(pts, w, head):
 
 
 @kernel
+def touches_atari(pts, w, head, color):
+    """True when a stone of the chain ``head`` touches a chain of ``color`` in atari."""
+    s = head
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if pts[COLOR, q] == color and pts[LIBS, pts[HEAD, q]] == 1:
+                return True
+        s = pts[NEXT, s]
+        if s == head:
+            return False
+
+
+@kernel
 def extension_liberties(pts, w, p, color, taken):
     """Liberties, counted up to 3, of the chain ``color`` would make by playing at ``p`` if
     the point ``taken`` were also occupied (an opponent's atari there: PASS for none). A
