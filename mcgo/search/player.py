@@ -27,7 +27,8 @@ from .. import options
 from ..board import coords
 from ..board.board import Board
 from ..board.history import Move
-from ..board.kernels import BLACK, PASS
+from ..board import kernels as K
+from ..board.kernels import BLACK, EMPTY, PASS
 from ..playout import mean_ownership
 from .search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, Search
 from .status import SETTLED, dame_left, estimate, is_settled, judge, score_without
@@ -42,6 +43,8 @@ PASS_CHECK_SHARE = 0.25        # a check that passing is safe gets this part of 
 PASS_CHECK_MIN_PLAYOUTS = 300  # and at least this many, else it does not count
 PASS_CHECK_MIN_SECONDS = 0.1   # with less of the move's time left there is no check
 PASS_CHECK_HOPELESS = 0.1      # passing holds when the opponent's win rate after it is below this
+CLEANUP_MARGIN = 0.02          # cleanup: a move this close to the best win rate may take dead stones
+CLEANUP_WON = 0.9              # ... and any such move may, once the game is this surely won
 WARM_UP_SIZE = 9               # kernels do not depend on the board size: a small board loads them
 WARM_UP_PLAYOUTS = 32
 
@@ -210,7 +213,10 @@ def pick_move(board, result, cleanup=False, pass_holds=None):
       a point; under area rules it changes nothing. (The search's ownership alone cannot
       tell: it is the ownership after the search's own move, which may be the vital one.)
     * never pass when passing would lose on the board as it stands, if there is another move;
-    * ``cleanup`` (kgs-genmove_cleanup): no pass while dead opponent stones are on the board.
+    * ``cleanup`` (kgs-genmove_cleanup): no pass while dead opponent stones are on the board,
+      and among the moves within ``CLEANUP_MARGIN`` of the best win rate, one that takes a
+      liberty of a dead opponent chain (when every move wins, the search alone does not go
+      after them).
 
     The chains are judged (from the search's ownership) only when a pass is in question.
     """
@@ -226,8 +232,8 @@ def pick_move(board, result, cleanup=False, pass_holds=None):
     win_if_pass = sign * score_without(board, verdict.dead) > 0
     dead_opponent = any(board.color_at(p) == 3 - color for p in verdict.dead)
     if cleanup:
-        if best == PASS and dead_opponent:
-            return best_non_pass(result, best)
+        if dead_opponent:
+            return cleanup_move(board, result, verdict.dead) or best_non_pass(result, best)
         return best
     if opponent_passed and win_if_pass and is_settled(board, verdict):
         return PASS
@@ -239,6 +245,36 @@ def pick_move(board, result, cleanup=False, pass_holds=None):
     if best == PASS and not win_if_pass:
         return best_non_pass(result, best)
     return best
+
+
+def cleanup_move(board, result, dead):
+    """A move that takes a liberty of a dead opponent chain: the most visited one within
+    ``CLEANUP_MARGIN`` of the best win rate; else, when the game is won anyway (best win rate
+    at least ``CLEANUP_WON``; a won search often puts every visit on one move), the legal
+    liberty, not a self-atari, of the dead chain with the fewest liberties. None if none."""
+    from ..tactics.atari import is_self_atari
+    color = board.to_move
+    w = board.size + 2
+    targets = {}                            # liberty -> fewest liberties of a dead chain it takes
+    for p in dead:
+        if board.color_at(p) != 3 - color:
+            continue
+        libs = int(board.pts[K.LIBS, board.pts[K.HEAD, p]])
+        for q in (p - 1, p + 1, p - w, p + w):
+            if board.color_at(q) == EMPTY:
+                targets[q] = min(libs, targets.get(q, libs))
+    visited = [m for m in result.moves if m.visits > 0]
+    if not visited or not targets:
+        return None
+    top = max(m.winrate for m in visited)
+    for m in visited:                       # the moves come most visited first
+        if m.move in targets and m.winrate >= top - CLEANUP_MARGIN:
+            return m.move
+    if top < CLEANUP_WON:
+        return None
+    playable = [q for q in sorted(targets, key=lambda q: (targets[q], q))
+                if board.legality(q) is None and not is_self_atari(board.pts, w, q, color)]
+    return playable[0] if playable else None
 
 
 def best_non_pass(result, fallback):
