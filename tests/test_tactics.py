@@ -278,3 +278,28 @@ def test_free_area_rule_agrees_with_sgfmill_stones(real_positions):
             assert bool(geometry.in_empty_area(board.pts, w, board.size, p)) == empty, (name, p)
             line = min(row, col, board.size - 1 - row, board.size - 1 - col)
             assert geometry.edge_distance(p, w, board.size) == line
+
+
+def test_moves_that_give_a_two_liberty_chain_more_liberties_agree_with_sgfmill(real_positions):
+    """The priors' way out of a ladder threat (mcgo.search.priors.leaves_the_ladder, on
+    tactics.liberties.extension_liberties): for every chain with two liberties and each of
+    its liberties that captures nothing, "three or more liberties after the move" is what
+    sgfmill's board shows."""
+    from mcgo.search.priors import leaves_the_ladder
+    seen = {True: 0, False: 0}
+    for name, board in real_positions:
+        ref = sgfmill_board(board)
+        w = board.size + 2
+        for head, color, _ in chains(board):
+            if board.pts[K.LIBS, head] != 2:
+                continue
+            for lib in liberties.two_liberties(board.pts, w, head):
+                if board.legality(lib, color) is not None:
+                    continue
+                captured, _, libs = after_move(ref, board, lib, color)
+                if captured:
+                    continue
+                says = bool(leaves_the_ladder(board.pts, w, lib, head, color))
+                assert says == (libs >= 3), (name, vertex(board, lib))
+                seen[says] += 1
+    assert min(seen.values()) >= 20, seen
