@@ -4,6 +4,7 @@ sgfmill (reading the records, playing them on its own board, writing rotated cop
 of the goban collection.
 """
 
+import functools
 import json
 import pathlib
 import shutil
@@ -30,15 +31,26 @@ COUNTED_GAMES = ("Hon-47-1.mgt", "Hon-45-p1.sgf")   # RE a number of points; GNU
 TEST_PLAYOUTS = 300               # ownership playouts where ownership is not what is tested
 
 
-def transform(s, row, col, size):
-    """Symmetry ``s`` of a (row, col) point, written from mcgo.board.symmetry's definition."""
+@functools.lru_cache(maxsize=None)
+def symmetry_table(s, size):
+    """Where symmetry ``s`` sends each point (row-major index), worked out with NumPy's own
+    transpose and flips on a grid of indices, in mcgo.board.symmetry's numbering (bit 4:
+    transpose, then bit 1: mirror the columns, then bit 2: mirror the rows)."""
+    grid = np.arange(size * size).reshape(size, size)
     if s & 4:
-        row, col = col, row
+        grid = grid.T
     if s & 1:
-        col = size - 1 - col
+        grid = np.fliplr(grid)
     if s & 2:
-        row = size - 1 - row
-    return row, col
+        grid = np.flipud(grid)
+    to = np.empty(size * size, dtype=int)
+    to[grid.ravel()] = np.arange(size * size)
+    return to
+
+
+def transform(s, row, col, size):
+    """Symmetry ``s`` of a (row, col) point (see :func:`symmetry_table`)."""
+    return divmod(int(symmetry_table(s, size)[row * size + col]), size)
 
 
 def sgfmill_moves(path):
