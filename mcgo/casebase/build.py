@@ -11,22 +11,20 @@ Games are indexed in parallel (``jobs`` processes); the result does not depend o
 
 """
 
-import collections
 import os
 import pathlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..sgf.sources import games_of_items, input_files, process_inputs
+from ..sgf.sources import InputReport, games_of_items, input_files, process_inputs
 from .base import CaseBase
 from .encoder import PositionEncoder
 from .indexing import DEFAULT_MAX_MOVES, index_game
 from .influence import DEFAULT_THRESHOLD, FLOW_STEPS
 
 GAMES_PER_TASK = 32
-EXAMPLES_PER_REASON = 3
 
 
 # ----------------------------------------------------------------------------- workers
@@ -48,27 +46,16 @@ def _index_task(task):
 
 
 @dataclass
-class BuildReport:
+class BuildReport(InputReport):
     """What a build read, kept and skipped."""
 
-    files: int = 0
-    files_ignored: int = 0
-    games_read: int = 0
     games_indexed: int = 0
-    positions: int = 0
-    seconds: float = 0.0
-    skipped: collections.Counter = field(default_factory=collections.Counter)
-    examples: dict = field(default_factory=dict)   # reason -> first few messages
-    skipped_messages: list = field(default_factory=list)
 
     def summary(self):
         lines = [f"files read: {self.files} (ignored, not SGF: {self.files_ignored})",
                  f"games read: {self.games_read}",
-                 f"games indexed: {self.games_indexed}",
-                 f"games skipped: {sum(self.skipped.values())}"]
-        for reason, count in self.skipped.most_common():
-            lines.append(f"  {count:6d}  {reason}  (e.g. {self.examples[reason][0]})")
-        rate = self.games_read / self.seconds if self.seconds else 0.0
+                 f"games indexed: {self.games_indexed}"] + self.skipped_lines()
+        rate = self.games_per_second()
         lines.append(f"positions indexed: {self.positions}")
         lines.append(f"seconds: {self.seconds:.1f} ({rate:.0f} games/s)")
         return "\n".join(lines)
@@ -103,11 +90,7 @@ def build_casebase(paths, size=19, max_moves=DEFAULT_MAX_MOVES, threshold=DEFAUL
                 report.positions += len(game.moves)
             else:
                 _, name, key, message = result
-                report.skipped[key] += 1
-                report.skipped_messages.append(message)
-                report.examples.setdefault(key, [])
-                if len(report.examples[key]) < EXAMPLES_PER_REASON:
-                    report.examples[key].append(message)
+                report.skip(key, message)
         if progress is not None and done:
             progress(done)
 

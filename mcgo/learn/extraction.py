@@ -35,7 +35,7 @@ import numpy as np
 from .. import __version__
 from ..board import BLACK, coords
 from ..sgf import SgfError, replay
-from ..sgf.sources import game_name, games_of_items, input_files, process_inputs
+from ..sgf.sources import InputReport, game_name, games_of_items, input_files, process_inputs
 from . import dataset
 from .extract import DEFAULT_MIN_MOVES, DEFAULT_PLAYOUTS
 from .results import COUNT, parse_result
@@ -44,7 +44,6 @@ from .split import game_key
 OWNERSHIP_POLICY = "pattern"
 OPEN_REGION_SETTLED = 0.6   # a shared empty point goes to a side owning it this often (mean)
 GAMES_PER_TASK = 16
-EXAMPLES_PER_REASON = 3
 MARGIN_TOLERANCE = 3         # points between our area count and a recorded margin, see counted_agreement
 DUPLICATE = "duplicate game (same moves under a symmetry)"
 
@@ -116,39 +115,21 @@ def _extract_task(task):
 
 
 @dataclass
-class ExtractReport:
+class ExtractReport(InputReport):
     """What an extraction read, kept, dropped as duplicates and skipped."""
 
-    files: int = 0
-    files_ignored: int = 0
-    games_read: int = 0
     games_kept: int = 0
     duplicates: int = 0
-    positions: int = 0
     methods: collections.Counter = field(default_factory=collections.Counter)
-    seconds: float = 0.0
-    skipped: collections.Counter = field(default_factory=collections.Counter)
-    examples: dict = field(default_factory=dict)   # reason -> first few messages
-    skipped_messages: list = field(default_factory=list)
     agreement: dict = field(default_factory=dict)
 
-    def skip(self, reason, message):
-        self.skipped[reason] += 1
-        self.skipped_messages.append(message)
-        examples = self.examples.setdefault(reason, [])
-        if len(examples) < EXAMPLES_PER_REASON:
-            examples.append(message)
-
     def summary(self):
-        rate = self.games_read / self.seconds if self.seconds else 0.0
+        rate = self.games_per_second()
         lines = [f"files read: {self.files} (ignored, not SGF: {self.files_ignored})",
                  f"games read: {self.games_read}",
                  f"games kept: {self.games_kept} (ownership: "
                  + ", ".join(f"{self.methods[m]} {m}" for m in dataset.OWNERSHIP_METHODS) + ")",
-                 f"duplicates dropped: {self.duplicates}",
-                 f"games skipped: {sum(self.skipped.values())}"]
-        for reason, count in self.skipped.most_common():
-            lines.append(f"  {count:6d}  {reason}  (e.g. {self.examples[reason][0]})")
+                 f"duplicates dropped: {self.duplicates}"] + self.skipped_lines()
         if self.agreement.get("with_margin"):
             a = self.agreement
             lines.append(f"counted games with a recorded margin: {a['with_margin']}, our area count "

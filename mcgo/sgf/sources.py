@@ -8,7 +8,9 @@ archives read member by member (streaming), for every command that reads many ga
   reason (:func:`reason_key` groups reasons for a summary);
 * :func:`process_inputs`: batches of items through a task function, in forked worker
   processes or in this one, results in input order;
-* :func:`game_name`: the name a game is known by in reports and indexes.
+* :func:`game_name`: the name a game is known by in reports and indexes;
+* :class:`InputReport`: what a bulk read saw: files, games, and the games skipped by reason
+  (the reports of ``build-casebase`` and ``mcgo learn extract`` build on it).
 """
 
 import collections
@@ -17,11 +19,46 @@ import multiprocessing
 import pathlib
 import re
 import tarfile
+from dataclasses import dataclass, field
 
 from .reading import SGF_SUFFIXES, read_games
 from .record import SgfError
 
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar")
+EXAMPLES_PER_REASON = 3        # messages kept per reason for the summary
+
+
+@dataclass
+class InputReport:
+    """What a bulk read of SGF inputs saw: files, games read, and the games skipped, counted
+    by reason (:func:`reason_key`) with the first few messages of each."""
+
+    files: int = 0
+    files_ignored: int = 0
+    games_read: int = 0
+    positions: int = 0
+    seconds: float = 0.0
+    skipped: collections.Counter = field(default_factory=collections.Counter)
+    examples: dict = field(default_factory=dict)   # reason -> first few messages
+    skipped_messages: list = field(default_factory=list)
+
+    def skip(self, reason, message):
+        """Count a skipped game (or file) under ``reason``."""
+        self.skipped[reason] += 1
+        self.skipped_messages.append(message)
+        examples = self.examples.setdefault(reason, [])
+        if len(examples) < EXAMPLES_PER_REASON:
+            examples.append(message)
+
+    def skipped_lines(self):
+        """The summary's lines on the skipped games, the commonest reason first."""
+        lines = [f"games skipped: {sum(self.skipped.values())}"]
+        for reason, count in self.skipped.most_common():
+            lines.append(f"  {count:6d}  {reason}  (e.g. {self.examples[reason][0]})")
+        return lines
+
+    def games_per_second(self):
+        return self.games_read / self.seconds if self.seconds else 0.0
 
 
 def input_files(paths):
