@@ -29,6 +29,7 @@ from ..board.board import Board
 from ..board.history import Move
 from ..board import kernels as K
 from ..board.kernels import BLACK, EMPTY, PASS
+from ..tactics.atari import is_self_atari
 from ..playout import mean_ownership
 from .search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, Search
 from .status import SETTLED, dame_left, estimate, is_settled, judge, score_without
@@ -252,7 +253,6 @@ def cleanup_move(board, result, dead):
     ``CLEANUP_MARGIN`` of the best win rate; else, when the game is won anyway (best win rate
     at least ``CLEANUP_WON``; a won search often puts every visit on one move), the legal
     liberty, not a self-atari, of the dead chain with the fewest liberties. None if none."""
-    from ..tactics.atari import is_self_atari
     color = board.to_move
     w = board.size + 2
     targets = {}                            # liberty -> fewest liberties of a dead chain it takes

@@ -192,12 +192,14 @@ def ladder_threat(pts, info, zob, space, last, color):
         return PASS
     w = info[WIDTH]
     opp = 3 - color
+    read = PASS                 # a chain touching the last move twice is read once
     for q in (last - 1, last + 1, last - w, last + w):
         if pts[COLOR, q] != color:
             continue
         head = pts[HEAD, q]
-        if pts[LIBS, head] != 2:
+        if pts[LIBS, head] != 2 or head == read:
             continue
+        read = head
         first, second = two_liberties(pts, w, head)
         for atari in (first, second):
             if legality(pts, info, atari, opp) == LEGAL \
