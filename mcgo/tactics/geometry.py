@@ -3,10 +3,14 @@
 The free-area rule of the pattern playout and the priors: in an empty area (no stone in the
 box of side ``2 * EMPTY_AREA_RADIUS + 1`` around the point), the 3rd and 4th lines are good
 moves and the 1st and 2nd are bad ones. Lines are counted from 0 at the edge.
+
+Distance in the *common fate graph* (Graepel et al. 2001; seed 000): every chain of stones
+is one node, so a move next to any stone of the last move's chain is at distance 1 from it,
+however long the chain. :func:`cfg_distances` measures it from a point.
 """
 
-from ..board.kernels import COLOR, EMPTY
-from ..jit import inline_kernel
+from ..board.kernels import COLOR, EMPTY, NEXT, OFFBOARD
+from ..jit import inline_kernel, kernel
 
 EMPTY_AREA_RADIUS = 2   # the 5x5 box around a point must be empty
 FIRST_GOOD_LINE = 2     # edge distance of the 3rd line ...
@@ -46,3 +50,52 @@ def is_next_to(p, q, w):
     d = p - q
     return d == 1 or d == -1 or d == w or d == -w or d == w + 1 or d == w - 1 \
         or d == -w + 1 or d == -w - 1
+
+
+@kernel
+def cfg_distances(pts, w, source, limit, dist, queue):
+    """Write into ``dist`` (int32, one entry per point) the common-fate-graph distance of
+    every point from ``source``, up to ``limit``; farther points (and the border) get
+    ``limit + 1``. The stones of one chain share a distance; ``queue`` (int32, as long as
+    ``dist``) is scratch. Stones of ``source``'s chain are at 0."""
+    far = limit + 1
+    for p in range(dist.shape[0]):
+        dist[p] = far
+    n = 0
+    if pts[COLOR, source] == EMPTY:
+        dist[source] = 0
+        queue[0] = source
+        n = 1
+    else:
+        s = source
+        while True:
+            dist[s] = 0
+            queue[n] = s
+            n += 1
+            s = pts[NEXT, s]
+            if s == source:
+                break
+    i = 0
+    while i < n:
+        p = queue[i]
+        i += 1
+        d = dist[p] + 1
+        if d > limit:
+            continue
+        for q in (p - 1, p + 1, p - w, p + w):
+            c = pts[COLOR, q]
+            if c == OFFBOARD or dist[q] <= d:
+                continue
+            if c == EMPTY:
+                dist[q] = d
+                queue[n] = q
+                n += 1
+            else:
+                s = q
+                while True:
+                    dist[s] = d
+                    queue[n] = s
+                    n += 1
+                    s = pts[NEXT, s]
+                    if s == q:
+                        break
