@@ -3,18 +3,16 @@
 1. capture an opponent chain in atari, or save an own chain in atari by capturing or by
    extending when that gives it at least two liberties: the chains touching the last move,
    bigger chains first (:func:`mcgo.tactics.atari.capture_or_escape`);
-2. save an own chain the last move left with two liberties, or capture the last move's
-   chain when it has two and cannot get out (:func:`mcgo.tactics.two_liberties.two_liberty_answer`);
-3. a MoGo 3x3 shape (``patterns.py``) on an empty point next to the last move;
-4. a free point on the 3rd or 4th line in an empty area (the 5x5 box around it empty; the
+2. a MoGo 3x3 shape (``patterns.py``) on an empty point next to the last move;
+3. a free point on the 3rd or 4th line in an empty area (the 5x5 box around it empty; the
    rule of :mod:`mcgo.tactics.geometry`);
-5. a uniformly random move, as in the random policy.
+4. a uniformly random move, as in the random policy.
 
 The ``tactical`` policy (:mod:`.tactical_policy`) is this one reading ladders as well
 (:func:`choose_move_with` with ``read_ladders``): step 1 does not run out of a working ladder,
 and an atari that starts one on the last move's chain comes right after it.
 
-Self-atari of two or more stones is rejected in steps 3 and 5, except once in
+Self-atari of two or more stones is rejected in steps 2 and 4, except once in
 ``SELF_ATARI_KEEP_ONE_IN`` tries (nakade needs it). No step fills the mover's own true eye.
 """
 
@@ -25,7 +23,6 @@ from ..tactics.atari import capture_or_escape, is_self_atari
 from ..tactics.ladder import ladder_attack
 from ..tactics.eyes import is_true_eye
 from ..tactics.geometry import edge_distance, in_empty_area, is_good_line
-from ..tactics.two_liberties import two_liberty_answer
 from .common import SELF_ATARI_KEEP_ONE_IN, play_moves, random_below, random_move
 
 FREE_AREA_TRIES = 2     # random empty points tried per move for step 3
@@ -48,7 +45,7 @@ def neighbourhood_code(pts, w, p):
 
 @kernel
 def pattern_move(pts, info, pat3, rng, last, color):
-    """Step 3: a uniformly chosen empty neighbour of the last move that matches a shape."""
+    """Step 2: a uniformly chosen empty neighbour of the last move that matches a shape."""
     w = info[WIDTH]
     chosen = PASS
     found = 0
@@ -68,7 +65,7 @@ def pattern_move(pts, info, pat3, rng, last, color):
 
 @kernel
 def free_area_move(pts, info, rng, color):
-    """Step 4: a random empty point on the 3rd or 4th line whose surrounding box is empty."""
+    """Step 3: a random empty point on the 3rd or 4th line whose surrounding box is empty."""
     n = info[NEMPTY]
     if n == 0:
         return PASS
@@ -97,9 +94,6 @@ def choose_move_with(pts, info, zob, pat3, work, rng, color, read_ladders):
             move = ladder_attack(pts, info, zob, ladder, last, color)
             if move != PASS:
                 return move
-        move = two_liberty_answer(pts, info, last, color)
-        if move != PASS:
-            return move
         move = pattern_move(pts, info, pat3, rng, last, color)
         if move != PASS:
             return move
