@@ -14,8 +14,9 @@ import math
 
 from ..board.kernels import NEMPTY
 
-SAFETY_SECONDS = 0.15        # kept back for GTP and process latency on every move
-SAFETY_FRACTION = 0.05       # and this part of the period
+SAFETY_SECONDS = 0.05        # kept back for GTP and process latency on every move (a local
+                             # pipe answers in well under a millisecond; a server's lag is its own)
+SAFETY_FRACTION = 0.02       # and this part of the period
 MIN_MOVES_LEFT = 10          # main time is spread over at least this many more own moves
 EMPTY_PER_MOVE = 2.5         # an own move for every 2.5 empty points, roughly
 MIDDLE_GAME_FACTOR = 1.5     # think this much longer ...
