@@ -24,8 +24,7 @@ from ..playout.pattern_policy import neighbourhood_code
 from ..tactics.atari import capture_or_escape, is_capture, is_self_atari
 from ..tactics.ladder import ladder_attack, ladder_captures, ladder_threat
 from ..tactics.liberties import extension_liberties
-from ..tactics.geometry import (FIRST_GOOD_LINE, cfg_distances, edge_distance, in_empty_area,
-                                is_good_line, is_next_to)
+from ..tactics.geometry import FIRST_GOOD_LINE, edge_distance, in_empty_area, is_good_line, is_next_to
 from .tree import PRIOR_VISITS, PRIOR_WINS
 
 PRIOR_EVEN = 10.0           # virtual visits of every move, at a 50% win rate
@@ -38,11 +37,6 @@ PRIOR_LADDER = 20.0         # virtual wins of an atari that starts a working lad
 PRIOR_GOOD_LINE = 10.0      # 3rd/4th line point in an empty area
 PRIOR_BAD_LINE = 10.0       # 1st/2nd line point in an empty area (losses)
 PRIOR_PASS = 20.0           # virtual losses of a pass while the board is still open
-PRIOR_NEAR = (0.0, 10.0, 5.0)   # virtual wins by common-fate-graph distance to the last
-                                # move (1, 2; farther: none): fights are local
-NEAR_LIMIT = len(PRIOR_NEAR)
-DIST_ROW = 0                # the work rows the distances use
-QUEUE_ROW = 1
 OPEN_BOARD_FRACTION = 4     # "open": more than a quarter of the points empty
 MODEL_PRIOR_VISITS = 20.0   # virtual visits of the model's prior (mcgo gtp --model)
 
@@ -88,9 +82,7 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, work, col
     w = info[WIDTH]
     size = info[BOARDSIZE]
     last = info[LAST_MOVE]
-    rows = work[0]
     ladder = work[1]
-    dist = rows[DIST_ROW]
     escape = PASS
     attack = PASS
     threat = PASS
@@ -98,7 +90,6 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, work, col
         escape = capture_or_escape(pts, info, zob, ladder, last, color, True)
         attack = ladder_attack(pts, info, zob, ladder, last, color)
         threat = ladder_threat(pts, info, zob, ladder, last, color)
-        cfg_distances(pts, w, last, NEAR_LIMIT - 1, dist, rows[QUEUE_ROW])
     board_open = info[NEMPTY] * OPEN_BOARD_FRACTION > size * size
     for c in range(first, first + count):
         p = ints_moves[c]
@@ -119,8 +110,6 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, work, col
             add_prior(floats, c, PRIOR_LADDER, 0.0)
         if last > 0 and is_next_to(p, last, w) and pat3[neighbourhood_code(pts, w, p)] != 0:
             add_prior(floats, c, PRIOR_SHAPE, PRIOR_SHAPE)
-        if last > 0 and dist[p] < NEAR_LIMIT and PRIOR_NEAR[dist[p]] > 0.0:
-            add_prior(floats, c, PRIOR_NEAR[dist[p]], PRIOR_NEAR[dist[p]])
         if in_empty_area(pts, w, size, p):
             line = edge_distance(p, w, size)
             if line < FIRST_GOOD_LINE:
