@@ -268,19 +268,16 @@ def test_rejects_own_eye_self_atari_and_illegal_replies():
         assert choose(board3, work, NO_MOVE, seed) == pattern_choice(board3, seed)
 
 
-def test_capture_or_escape_comes_before_the_reply():
-    # White's E5 stone is in atari after its move; black takes it rather than reply.
+def test_the_reply_comes_before_capture_or_escape():
+    """Baier and Drake's order: a good stored reply first, the pattern playout's capture of
+    a chain in atari when there is none."""
     board = mcgo.Board(9, superko=False)
     board.setup(black=[pt("D5"), pt("F5"), pt("E6")])
-    board.play("E5", W)
+    board.play("E5", W)                    # in atari: black's capture is E4
     work, r1, r2 = tables()
-    r1[B - 1, pt("E5")] = pt("C7")
     assert choose(board, work, NO_MOVE) == pt("E4")
-    # Without the atari the reply is played.
-    board2 = mcgo.Board(9, superko=False)
-    board2.setup(black=[pt("D5"), pt("F5")])
-    board2.play("E5", W)
-    assert choose(board2, work, NO_MOVE) == pt("C7")
+    r1[B - 1, pt("E5")] = pt("C7")
+    assert choose(board, work, NO_MOVE) == pt("C7")
 
 
 def test_choose_move_keeps_the_move_before_last_in_its_slot():

@@ -12,9 +12,9 @@ Policies, each in a file of its own:
 * ``learned`` (:mod:`.learned_policy`): each move drawn in proportion to the learned move
   model's gamma near the last two moves, a cheap base weight elsewhere;
 * ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders too;
-* ``lgrf`` (:mod:`.lgrf_policy`): the pattern playout playing, after its captures and
-  escapes, the last good reply to the last two moves or the last move that earlier
-  simulations of the thread taught it (Baier and Drake's LGRF-2).
+* ``lgrf`` (:mod:`.lgrf_policy`): the last good reply to the last two moves or the last
+  move that earlier simulations of the thread taught it (Baier and Drake's LGRF-2), else
+  the pattern playout.
 
 What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
 a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)
