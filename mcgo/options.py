@@ -19,8 +19,9 @@ DEFAULT_PLAY_SIZE = 9
 
 # Playout policies by name, in the order of their numbers in the kernels
 # (:mod:`mcgo.playout.dispatch`); ``auto`` is the thesis's choice per position (9.5);
-# ``learned`` samples the learned move model (:mod:`mcgo.playout.learned_policy`).
-PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical")
+# ``learned`` samples the learned move model (:mod:`mcgo.playout.learned_policy`); ``lgrf``
+# plays the last good replies of earlier simulations (:mod:`mcgo.playout.lgrf_policy`).
+PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical", "lgrf")
 DEFAULT_POLICY = "auto"
 
 # Search presets (:mod:`mcgo.search.presets`), the default first.

@@ -11,7 +11,10 @@ Policies, each in a file of its own:
   of the game, then pattern;
 * ``learned`` (:mod:`.learned_policy`): each move drawn in proportion to the learned move
   model's gamma near the last two moves, a cheap base weight elsewhere;
-* ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders too.
+* ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders too;
+* ``lgrf`` (:mod:`.lgrf_policy`): the last good reply to the last two moves or the last
+  move that earlier simulations of the thread taught it (Baier and Drake's LGRF-2), else
+  the pattern playout.
 
 What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
 a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)
@@ -22,8 +25,8 @@ Adding a policy ``NAME``: one new file and one registry line.
 1. Write ``mcgo/playout/NAME_policy.py`` with a kernel
    ``play_out(pts, info, zob, pat3, work, rng, owner, record, model)`` that plays the
    position to the end in place, writes the final owners into ``owner`` and returns the moves
-   played (``work``: the thread's work arrays, :func:`new_work`, its scratch rows and the
-   ladder reader's space; ``model``: the learned move model's arrays, :func:`model_tables`;
+   played (``work``: the thread's work arrays, :func:`new_work`, its scratch rows, the
+   ladder reader's space and the ``lgrf`` reply tables; ``model``: the learned move model's arrays, :func:`model_tables`;
    most ignore it). A policy that chooses one move at a time writes ``choose_move(pts, info,
    zob, pat3, work, rng, color)`` and returns ``common.play_moves(choose_move, ...)`` (see
    :mod:`.random_policy`).

@@ -81,19 +81,21 @@ def free_area_move(pts, info, rng, color):
 
 
 @inline_kernel
-def choose_move_with(pts, info, zob, pat3, work, rng, color, read_ladders):
-    """The pattern policy's move for ``color``, reading ladders or not (the ``tactical``
-    policy does); PASS when nothing is left to play."""
-    last = info[LAST_MOVE]
+def urgent_move(pts, info, zob, work, last, color, read_ladders):
+    """Step 1 (and, reading ladders, the ladder attack after it): the answer to the last move
+    ``last`` (a point, not a pass) that cannot wait; PASS if none."""
+    ladder = work[1]
+    move = capture_or_escape(pts, info, zob, ladder, last, color, read_ladders)
+    if move != PASS or not read_ladders:
+        return move
+    return ladder_attack(pts, info, zob, ladder, last, color)
+
+
+@inline_kernel
+def shape_or_random_move(pts, info, pat3, rng, last, color):
+    """Steps 2 to 4: a shape next to ``last`` (skipped when it is not a point), a free point
+    in an empty area, a random move; PASS when nothing is left to play."""
     if last > 0:
-        ladder = work[1]
-        move = capture_or_escape(pts, info, zob, ladder, last, color, read_ladders)
-        if move != PASS:
-            return move
-        if read_ladders:
-            move = ladder_attack(pts, info, zob, ladder, last, color)
-            if move != PASS:
-                return move
         move = pattern_move(pts, info, pat3, rng, last, color)
         if move != PASS:
             return move
@@ -101,6 +103,18 @@ def choose_move_with(pts, info, zob, pat3, work, rng, color, read_ladders):
     if move != PASS:
         return move
     return random_move(pts, info, rng, color, True)
+
+
+@inline_kernel
+def choose_move_with(pts, info, zob, pat3, work, rng, color, read_ladders):
+    """The pattern policy's move for ``color``, reading ladders or not (the ``tactical``
+    policy does); PASS when nothing is left to play."""
+    last = info[LAST_MOVE]
+    if last > 0:
+        move = urgent_move(pts, info, zob, work, last, color, read_ladders)
+        if move != PASS:
+            return move
+    return shape_or_random_move(pts, info, pat3, rng, last, color)
 
 
 @inline_kernel

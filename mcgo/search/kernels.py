@@ -19,11 +19,13 @@ tree move is legal before playing it, so even a torn read cannot corrupt its pos
 
 import math
 
-from ..board.kernels import (BLACK, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE, WIDTH,
-                             copy_position, legality, owner_map, play_legal)
+from ..board.kernels import (BLACK, EMPTIES, LAST_MOVE, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE,
+                             WIDTH, copy_position, legality, owner_map, play_legal)
 from ..jit import kernel
 from ..playout.common import RECORD_COLORS, random_below
-from ..playout.dispatch import run_playout
+from ..playout.dispatch import LGRF_POLICY, run_playout
+from ..playout.lgrf_policy import (PLAYOUT_BEFORE_LAST, REPLY1, REPLY2, ROOT_BEFORE_LAST, SLOTS,
+                                   learn_record, learn_reply)
 from ..playout.scoring import add_owner, black_win_value
 from ..tactics.eyes import is_true_eye
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_POLICY,
@@ -176,6 +178,36 @@ def backup(ints, floats, params, path, depth, root_to_move, black_result, record
 
 
 @kernel
+def move_before_leaf(ints, path, depth, root_last, root_before):
+    """The move before the last move of the position at ``path[depth]``: a tree move, or
+    the root's last move (``root_last``) or the one before it (``root_before``)."""
+    if depth >= 2:
+        return ints[MOVE, path[depth - 1]]
+    if depth == 1:
+        return root_last
+    return root_before
+
+
+@kernel
+def learn_replies(ints, path, depth, root_to_move, root_last, work, record, n_record,
+                  black_result):
+    """The ``lgrf`` policy's update after a simulation (:func:`.lgrf_policy.learn_reply`):
+    over the tree moves of the path, then the playout's, each after the two moves before it
+    (at the root, the game's last two)."""
+    reply1 = work[REPLY1]
+    reply2 = work[REPLY2]
+    before = work[SLOTS][ROOT_BEFORE_LAST]
+    previous = root_last
+    for d in range(1, depth + 1):
+        move = ints[MOVE, path[d]]
+        learn_reply(reply1, reply2, before, previous, move, mover_of_depth(root_to_move, d),
+                    black_result)
+        before = previous
+        previous = move
+    learn_record(reply1, reply2, before, previous, record, n_record, black_result)
+
+
+@kernel
 def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, work,
                   owner, record, amaf_color, path, rng, owner_sum, model):
     """One simulation: descend from the root by ``select_child``, expand the leaf when it
@@ -209,16 +241,23 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
         path[depth] = child
         node = child
     n_record = 0
+    policy = int(params[P_POLICY])
+    learns = policy == LGRF_POLICY
     if info[PASSES] >= 2:
         owner_map(pts, info, owner)
     else:
-        n_record = run_playout(int(params[P_POLICY]), pts, info, zob, pat3, work, rng, owner,
-                               record, model)
+        if learns:
+            work[SLOTS][PLAYOUT_BEFORE_LAST] = move_before_leaf(
+                ints, path, depth, info0[LAST_MOVE], work[SLOTS][ROOT_BEFORE_LAST])
+        n_record = run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model)
         if n_record > record.shape[0]:
             n_record = record.shape[0]
     black_result = black_win_value(owner, params[P_KOMI])
     backup(ints, floats, params, path, depth, root_to_move, black_result, record, n_record,
            amaf_color)
+    if learns:
+        learn_replies(ints, path, depth, root_to_move, info0[LAST_MOVE], work, record,
+                      n_record, black_result)
     if owner_sum.shape[0] == owner.shape[0]:
         add_owner(owner_sum, owner)
     return n_record

@@ -36,6 +36,7 @@ from ..playout import policy_id, shape_table, thread_seed
 from ..playout.learned_policy import default_model, model_tables
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.dispatch import new_work
+from ..playout.lgrf_policy import NO_MOVE, ROOT_BEFORE_LAST, SLOTS
 from ..stats import wilson_interval
 from . import kernels
 from .presets import P_MODEL_PRIOR, STRONG, THESIS_EXPLORATION, parameter_vector, settings
@@ -116,7 +117,18 @@ class SearchResult:
 
 # model_tables(model): the arrays the tree kernels (priors) and the playouts (the learned
 # policy) read of a learned move model (placeholders for None); new_work(size): the thread's
-# playout work arrays (scratch rows and the ladder space).
+# playout work arrays (scratch rows, the ladder space, the lgrf policy's reply tables: these
+# last from one search to the next within a game, as Baier and Drake's do, and go with the
+# workers at a new game or board size).
+
+
+def move_before_last(board):
+    """The point of the move before ``board``'s last move, when both are moves (a pass is
+    ``PASS``); -1 otherwise (the ``lgrf`` playouts' replies to the last two moves need it)."""
+    history = board.history
+    if len(history) >= 2 and isinstance(history[-1], Move) and isinstance(history[-2], Move):
+        return history[-2].point
+    return NO_MOVE
 
 
 def game_seed(seed, games):
@@ -300,6 +312,9 @@ class Search:
         board.root_info[PASSES] = min(int(board.info[PASSES]), 1)
         self._prepare(board)
         self._prepare_root(board, params, root_bonus)
+        before = move_before_last(board)
+        for w in self.workers:
+            w.work[SLOTS][ROOT_BEFORE_LAST] = before
         start = time.perf_counter()
         cpu_start = time.thread_time() if self.threads == 1 else time.process_time()
         for w in self.workers:
