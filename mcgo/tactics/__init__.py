@@ -20,9 +20,11 @@ Each module holds one kind of reading, as Numba ``kernel``s on a position's arra
   ladder space: whether a chain in atari dies running (:func:`~.ladder.ladder_captures`),
   whether an atari starts a ladder that works (:func:`~.ladder.atari_starts_ladder`), and
   the playouts' atari on the last move's chain (:func:`~.ladder.ladder_attack`).
+* :mod:`.nakade`: the vital point of a small eyespace of one colour by its shape
+  (:func:`~.nakade.nakade_point`), and the nakade answer to the last move
+  (:func:`~.nakade.nakade_answer`).
 
-Room for what comes next, one module each: nakade shapes (``nakade.py``) and two-liberty
-reading (``two_liberties.py``).
+Room for what comes next: two-liberty reading (``two_liberties.py``).
 
 >>> import mcgo
 >>> from mcgo.board import kernels as K

@@ -1,0 +1,136 @@
+"""Nakade: the vital point of a small eyespace.
+
+An eyespace of 3 to 6 points with one of the shapes below lives or dies by one point: the
+side that owns it makes two eyes by playing there, the opponent kills by playing there
+first (a nakade, "placement inside"). Both sides want the point, so the answer serves
+either colour. The shapes and their vital points are the killable eyeshapes of Sensei's
+Library ("Nakade", https://senseis.xmp.net/?Nakade, and "Killable eyeshapes",
+https://senseis.xmp.net/?KillableEyeshapes):
+
+=============== ====================================== ===========================================
+shape           points                                 vital point
+=============== ====================================== ===========================================
+straight three  ``XXX``                                the middle
+bent three      ``XX`` over ``X.``                     the bend
+pyramid four    ``XXX`` over ``.X.`` (the T)           the centre (3 region neighbours)
+bulky five      a 2x2 square and one point beside it   the square's point that touches that one
+crossed five    the plus                               the centre (4 region neighbours)
+rabbity six     the plus and the point between two     the centre (4 region neighbours)
+                of its arms (the "flower six")
+=============== ====================================== ===========================================
+
+The other small shapes answer no point: square four is dead whatever is played in it,
+straight, bent (L) and Z four make two eyes or a ko and are no nakade; so do the other
+five- and six-point shapes.
+
+Every shape is told by invariants that no rotation, reflection or place on the board
+changes: its number of points, its number of adjacent pairs of points, and the most
+region neighbours one point has (its *degree*). In each shape with a vital point that
+point is the one point of highest degree, so the rule is a table of (points, pairs,
+highest degree), below. The signature is unique among all polyominoes of 3 to 6 points:
+
+* 3 points: both shapes are paths (2 pairs, degrees 2-1-1);
+* 4 points: only the T has a point of degree 3 (the square has 4 pairs, the others 3 pairs
+  and degree 2);
+* 5 points: a cycle in a 5-point shape is a 2x2 square, so 5 pairs means bulky five (its
+  degrees 3, 2, 2, 2, 1); degree 4 means the plus, which has 4 pairs;
+* 6 points: degree 4 needs a plus, and the sixth point adds a second pair (6 in all) only
+  between two arms: rabbity six (a sixth point beyond an arm's end leaves 5 pairs).
+
+The region is the 4-connected set of empty points: every empty neighbour of a region point
+is in it, so a point's degree is its count of empty neighbours.
+"""
+
+from ..board.kernels import BLACK, COLOR, EMPTY, LEGAL, PASS, WHITE, WIDTH, legality
+from ..jit import kernel
+
+MIN_EYESPACE = 3   # fewer points: one eye at most, nothing to place inside
+MAX_EYESPACE = 6   # more points: no killable shape the rule knows; the flood fill stops at 7
+
+# (points, adjacent pairs, highest degree) of the shapes with a vital point; the vital
+# point is the one point of that degree.
+STRAIGHT_OR_BENT_THREE = (3, 2, 2)
+PYRAMID_FOUR = (4, 3, 3)
+BULKY_FIVE = (5, 5, 3)
+CROSSED_FIVE = (5, 4, 4)
+RABBITY_SIX = (6, 6, 4)
+
+
+def _key(shape):
+    points, pairs, degree = shape
+    return (points * 16 + pairs) * 8 + degree
+
+
+# The table as integers, so the kernel compares one number per shape.
+VITAL_SHAPE_KEYS = tuple(_key(s) for s in (STRAIGHT_OR_BENT_THREE, PYRAMID_FOUR, BULKY_FIVE,
+                                           CROSSED_FIVE, RABBITY_SIX))
+
+
+@kernel
+def nakade_point(pts, w, p, scratch):
+    """The vital point of the eyespace holding the empty point ``p``, PASS when there is none.
+
+    The eyespace is the 4-connected region of empty points around ``p``; it must have
+    ``MIN_EYESPACE`` to ``MAX_EYESPACE`` points, all the stones touching it one colour
+    (edges allowed), and a shape of the table above. ``scratch`` (int32, room for 8 points)
+    holds the region; nothing is allocated. Stops at the region's 7th point or at the first
+    stone of a second colour, so a large or contested area costs a few steps."""
+    if pts[COLOR, p] != EMPTY:
+        return PASS
+    scratch[0] = p
+    n = 1
+    owner = EMPTY
+    degrees = 0      # twice the number of adjacent pairs
+    best = PASS      # the first point of highest degree ...
+    best_degree = 0  # ... and that degree
+    i = 0
+    while i < n:
+        s = scratch[i]
+        i += 1
+        degree = 0
+        for q in (s - 1, s + 1, s - w, s + w):
+            c = pts[COLOR, q]
+            if c == EMPTY:
+                degree += 1
+                seen = False
+                for j in range(n):
+                    if scratch[j] == q:
+                        seen = True
+                        break
+                if not seen:
+                    if n == MAX_EYESPACE:
+                        return PASS
+                    scratch[n] = q
+                    n += 1
+            elif c == BLACK or c == WHITE:
+                if owner == EMPTY:
+                    owner = c
+                elif c != owner:
+                    return PASS
+        degrees += degree
+        if degree > best_degree:
+            best = s
+            best_degree = degree
+    if n < MIN_EYESPACE:
+        return PASS
+    key = (n * 16 + degrees // 2) * 8 + best_degree
+    for k in VITAL_SHAPE_KEYS:
+        if key == k:
+            return best
+    return PASS
+
+
+@kernel
+def nakade_answer(pts, info, last, color, scratch):
+    """The vital point for ``color`` of an eyespace next to the opponent's last move ``last``
+    (a point): the first one of its empty neighbours' :func:`nakade_point` that is legal for
+    ``color``, PASS if none. The owner of the eyespace plays it to live, the other side to
+    kill, so the answer holds for either colour."""
+    w = info[WIDTH]
+    for q in (last - 1, last + 1, last - w, last + w):
+        if pts[COLOR, q] != EMPTY:
+            continue
+        v = nakade_point(pts, w, q, scratch)
+        if v != PASS and legality(pts, info, v, color) == LEGAL:
+            return v
+    return PASS
