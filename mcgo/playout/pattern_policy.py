@@ -23,9 +23,11 @@ from ..tactics.atari import capture_or_escape, is_self_atari
 from ..tactics.ladder import ladder_attack
 from ..tactics.eyes import is_true_eye
 from ..tactics.geometry import edge_distance, in_empty_area, is_good_line
+from ..tactics.nakade import nakade_answer
 from .common import SELF_ATARI_KEEP_ONE_IN, play_moves, random_below, random_move
 
 FREE_AREA_TRIES = 2     # random empty points tried per move for step 3
+NAKADE_ROW = 0          # the work row the nakade reader's region uses
 
 
 @kernel
@@ -94,6 +96,9 @@ def choose_move_with(pts, info, zob, pat3, work, rng, color, read_ladders):
             move = ladder_attack(pts, info, zob, ladder, last, color)
             if move != PASS:
                 return move
+        move = nakade_answer(pts, info, last, color, work[0][NAKADE_ROW])
+        if move != PASS:
+            return move
         move = pattern_move(pts, info, pat3, rng, last, color)
         if move != PASS:
             return move
