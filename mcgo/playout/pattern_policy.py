@@ -12,14 +12,15 @@ The ``tactical`` policy (:mod:`.tactical_policy`) is this one reading ladders as
 (:func:`choose_move_with` with ``read_ladders``): step 1 does not run out of a working ladder,
 and an atari that starts one on the last move's chain comes right after it.
 
-Self-atari of two or more stones is rejected in steps 2 and 4, except once in
+Self-atari of two or more stones, unless it is the throw-in of a nakade
+(:func:`mcgo.tactics.nakade.makes_nakade`), is rejected in steps 2 and 4, except once in
 ``SELF_ATARI_KEEP_ONE_IN`` tries (nakade needs it). No step fills the mover's own true eye.
 """
 
 from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL, NEMPTY, PASS,
                              WIDTH, legality)
 from ..jit import inline_kernel, kernel
-from ..tactics.atari import capture_or_escape, is_self_atari
+from ..tactics.atari import capture_or_escape, is_bad_self_atari
 from ..tactics.ladder import ladder_attack
 from ..tactics.eyes import is_true_eye
 from ..tactics.geometry import edge_distance, in_empty_area, is_good_line
@@ -46,7 +47,7 @@ def neighbourhood_code(pts, w, p):
 
 
 @kernel
-def pattern_move(pts, info, pat3, rng, last, color):
+def pattern_move(pts, info, pat3, rng, last, color, scratch):
     """Step 2: a uniformly chosen empty neighbour of the last move that matches a shape."""
     w = info[WIDTH]
     chosen = PASS
@@ -57,7 +58,8 @@ def pattern_move(pts, info, pat3, rng, last, color):
             continue
         if not playable(pts, info, q, color):
             continue
-        if is_self_atari(pts, w, q, color) and random_below(rng, SELF_ATARI_KEEP_ONE_IN) != 0:
+        if is_bad_self_atari(pts, w, q, color, scratch) \
+                and random_below(rng, SELF_ATARI_KEEP_ONE_IN) != 0:
             continue
         found += 1
         if random_below(rng, found) == 0:
@@ -99,13 +101,13 @@ def choose_move_with(pts, info, zob, pat3, work, rng, color, read_ladders):
         move = nakade_answer(pts, info, last, color, work[0][NAKADE_ROW])
         if move != PASS:
             return move
-        move = pattern_move(pts, info, pat3, rng, last, color)
+        move = pattern_move(pts, info, pat3, rng, last, color, work[0][NAKADE_ROW])
         if move != PASS:
             return move
     move = free_area_move(pts, info, rng, color)
     if move != PASS:
         return move
-    return random_move(pts, info, rng, color, True)
+    return random_move(pts, info, rng, color, True, work[0][NAKADE_ROW])
 
 
 @inline_kernel
