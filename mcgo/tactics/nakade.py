@@ -125,10 +125,27 @@ def nakade_answer(pts, info, last, color, scratch):
     """The vital point for ``color`` of an eyespace next to the opponent's last move ``last``
     (a point): the first one of its empty neighbours' :func:`nakade_point` that is legal for
     ``color``, PASS if none. The owner of the eyespace plays it to live, the other side to
-    kill, so the answer holds for either colour."""
+    kill, so the answer holds for either colour.
+
+    Cheap where there is nothing to find, since the playouts ask after every move: an empty
+    neighbour that touches a stone of ``color`` lies in no eyespace of the last mover's (the
+    region would touch both colours), and a neighbour in the region a failed read already
+    covered (still in ``scratch``) is not read again."""
     w = info[WIDTH]
+    for j in range(MAX_EYESPACE):
+        scratch[j] = PASS   # no stale point of an earlier position counts as read
     for q in (last - 1, last + 1, last - w, last + w):
         if pts[COLOR, q] != EMPTY:
+            continue
+        if pts[COLOR, q - 1] == color or pts[COLOR, q + 1] == color \
+                or pts[COLOR, q - w] == color or pts[COLOR, q + w] == color:
+            continue
+        seen = False
+        for j in range(MAX_EYESPACE):
+            if scratch[j] == q:
+                seen = True
+                break
+        if seen:
             continue
         v = nakade_point(pts, w, q, scratch)
         if v != PASS and legality(pts, info, v, color) == LEGAL:
