@@ -27,7 +27,8 @@ from mcgo import sgf
 from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.match import regress
-from mcgo.tactics.nakade import nakade_answer, nakade_point
+from mcgo.tactics.atari import is_self_atari
+from mcgo.tactics.nakade import makes_nakade, nakade_answer, nakade_point
 
 SIZES = (9, 19)
 PLACES = [(v, h) for v in ("top", "middle", "bottom") for h in ("left", "middle", "right")]
@@ -385,3 +386,86 @@ def test_fuego_regression_vital_points(fuego_regression_dir):
                 agree.add(key)
     assert found == QUALIFYING
     assert found - agree == DISAGREEING
+
+
+def sgfmill_of(board):
+    ref = boards.Board(board.size)
+    for c in (mcgo.BLACK, mcgo.WHITE):
+        for q in board.stones(c):
+            ref.play(*coords.row_col(q, board.size), SGF_COLOR[c])
+    return ref
+
+
+def is_connected(points, w):
+    """True when the points form one 4-connected region (else each part is an eye)."""
+    points = set(points)
+    reached, stack = set(), [min(points)]
+    while stack:
+        q = stack.pop()
+        if q in reached:
+            continue
+        reached.add(q)
+        stack += [r for r in (q - 1, q + 1, q - w, q + w) if r in points]
+    return reached == points
+
+
+def is_square_four(points, size):
+    rows, cols = zip(*(coords.row_col(p, size) for p in points))
+    return len(points) == 4 and max(rows) - min(rows) == 1 and max(cols) - min(cols) == 1
+
+
+@pytest.mark.parametrize("cells", [3, 4, 5, 6, 7])
+def test_self_atari_throw_in_is_a_nakade_when_the_captured_space_has_one_eye(cells):
+    """Every eyespace of ``cells`` points (each polyomino, in a corner and in the centre of a
+    9x9 board, walled in by white), filled by black except one point L, black's last stone
+    at each point p next to L: black's move is a self-atari of the whole space but L, and
+    :func:`makes_nakade` says it is a nakade throw-in exactly when the space that sgfmill's
+    board leaves after white takes at L cannot make two eyes: three points or fewer, a
+    square four, or a shape with a vital point (:func:`nakade_point`, tested above against
+    Sensei's Library's shapes)."""
+    work = scratch()
+    seen = {True: 0, False: 0}
+    for shape in sorted(polyominoes(cells)):
+        rows = [r.replace("#", "x") for r in as_rows(set(shape))]
+        for place in (("top", "left"), ("middle", "middle")):
+            board, region, _ = walled(np.array([list(r) for r in rows]), 9, place, mcgo.WHITE)
+            w = board.size + 2
+            for lib in region:
+                rest = [q for q in region if q != lib]
+                for p in rest:
+                    if lib not in (p - 1, p + 1, p - w, p + w):
+                        continue
+                    setup = mcgo.Board(9)
+                    try:
+                        setup.setup(black=board.stones(mcgo.BLACK) + [q for q in rest if q != p],
+                                    white=board.stones(mcgo.WHITE))
+                    except ValueError:
+                        continue        # a black stone without liberties: no position
+                    ref = sgfmill_of(setup)
+                    row, col = coords.row_col(p, 9)
+                    after = ref.copy()
+                    after.play(row, col, "b")
+                    if after.get(row, col) != "b" or any(after.get(*coords.row_col(q, 9)) != "b"
+                                                         for q in rest):
+                        continue        # suicide, or a capture: no self-atari to judge
+                    if not is_self_atari(setup.pts, w, p, mcgo.BLACK):
+                        continue
+                    after.play(*coords.row_col(lib, 9), "w")
+                    space = [q for q in rest if after.get(*coords.row_col(q, 9)) is None]
+                    assert sorted(space) == sorted(rest)    # white's capture took them all
+                    captured = mcgo.Board(9)
+                    captured.setup(black=[coords.point(r, c, 9) for colour, (r, c)
+                                          in after.list_occupied_points() if colour == "b"],
+                                   white=[coords.point(r, c, 9) for colour, (r, c)
+                                          in after.list_occupied_points() if colour == "w"])
+                    one_eye = is_connected(space, w) and (
+                        len(space) <= 3 or is_square_four(space, 9)
+                        or nakade_point(captured.pts, w, space[0], work) != K.PASS)
+                    got = bool(makes_nakade(setup.pts, w, p, mcgo.BLACK, work))
+                    assert got == one_eye, (shape, place, name(setup, p), name(setup, lib), str(setup))
+                    seen[got] += 1
+    if cells <= 4:
+        assert seen[True] > 0
+    else:
+        assert seen[True] > 0 and seen[False] > 0, seen
+

@@ -12,11 +12,12 @@ from ..jit import allocating_kernel, inline_kernel, kernel
 
 from ..board.kernels import (BOARDSIZE, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE, WIDTH,
                              legality, owner_map, play_legal)
-from ..tactics.atari import is_self_atari
+from ..tactics.atari import is_bad_self_atari
 from ..tactics.eyes import is_true_eye
 
 MOVE_CAP_FACTOR = 3          # a playout stops after 3 * size * size moves
-SELF_ATARI_KEEP_ONE_IN = 10  # a self-atari of 2+ stones is kept once in 10 tries (nakade)
+SELF_ATARI_KEEP_ONE_IN = 10  # a self-atari of 2+ stones is kept once in 10 tries (other
+                             # than a nakade throw-in, always kept)
 RECORD_COLORS = 4            # a recorded move is point * RECORD_COLORS + colour
 
 
@@ -60,9 +61,11 @@ def seed_rng(seed):
 
 
 @kernel
-def random_move(pts, info, rng, color, avoid_self_atari):
+def random_move(pts, info, rng, color, avoid_self_atari, scratch):
     """A uniformly random legal move of ``color`` that does not fill its own true eye
-    (and, if asked, is not a self-atari of 2+ stones, bar a small chance); PASS if none.
+    (and, if asked, is not a self-atari of 2+ stones other than a nakade throw-in, bar a
+    small chance: ``scratch`` is the nakade test's, see
+    :func:`mcgo.tactics.atari.is_bad_self_atari`); PASS if none.
 
     Scans the list of empty points from a random start, so the expected cost is O(1)
     while most empty points are playable."""
@@ -75,7 +78,7 @@ def random_move(pts, info, rng, color, avoid_self_atari):
     for _ in range(n):
         p = pts[EMPTIES, i]
         if not is_true_eye(pts, w, p, color) and legality(pts, info, p, color) == LEGAL:
-            if not avoid_self_atari or not is_self_atari(pts, w, p, color) \
+            if not avoid_self_atari or not is_bad_self_atari(pts, w, p, color, scratch) \
                     or random_below(rng, SELF_ATARI_KEEP_ONE_IN) == 0:
                 return p
         i += 1

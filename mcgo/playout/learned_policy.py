@@ -68,6 +68,7 @@ from .common import (MOVE_CAP_FACTOR, SELF_ATARI_KEEP_ONE_IN, next_random, rando
 NEAR_RADIUS = 2        # near points: Manhattan distance 1..2 of the last two moves
 FAR_TRIES = 8          # random empty points tried for a far move (then the near choice)
 MARK_ROW = 0           # the row of ``scratch`` that marks the near points (cleared again)
+SELF_ATARI_ROW = 1     # the row the random step's self-atari test uses
 UNIT = 1.0 / 9007199254740992.0   # 2**-53: a 53-bit random integer to a float in [0, 1)
 NEAR_DY = np.array([dy for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1)
                     for dx in range(-NEAR_RADIUS, NEAR_RADIUS + 1)
@@ -182,10 +183,10 @@ def far_move(pts, info, rng, color, mark):
 
 
 @kernel
-def choose_move(pts, info, rng, color, previous, mark, model):
+def choose_move(pts, info, rng, color, previous, mark, model, scratch):
     """The learned policy's move for ``color``; ``previous``: the move before the last (-1:
-    none); ``mark``: an int32 row of zeros (left as found). PASS when nothing is left to
-    play."""
+    none); ``mark``: an int32 row of zeros (left as found); ``scratch``: an int32 row for
+    the random step (:func:`.common.random_move`). PASS when nothing is left to play."""
     n = info[NEMPTY]
     if n == 0:
         return PASS
@@ -200,7 +201,7 @@ def choose_move(pts, info, rng, color, previous, mark, model):
     else:
         move = far_move(pts, info, rng, color, mark)
         if move == PASS:
-            move = chosen if total > 0.0 else random_move(pts, info, rng, color, True)
+            move = chosen if total > 0.0 else random_move(pts, info, rng, color, True, scratch)
     unmark(info, last, mark)
     unmark(info, previous, mark)
     return move
@@ -219,7 +220,7 @@ def play_out(pts, info, zob, pat3, work, rng, owner, record, model):
     previous = -1
     while moves < cap and info[PASSES] < 2:
         color = info[TO_MOVE]
-        p = choose_move(pts, info, rng, color, previous, mark, model)
+        p = choose_move(pts, info, rng, color, previous, mark, model, work[0][SELF_ATARI_ROW])
         previous = info[LAST_MOVE]
         play_legal(pts, info, zob, p, color)
         record_move(record, moves, p, color)
@@ -234,6 +235,7 @@ def sample_moves(pts, info, model, previous, seed, n, counts):
     (not played), adding 1 to ``counts[move]`` each time: for tests and diagnostics."""
     rng = seed_rng(seed)
     mark = np.zeros(pts.shape[1], dtype=np.int32)
+    scratch = np.zeros(pts.shape[1], dtype=np.int32)
     color = info[TO_MOVE]
     for _ in range(n):
-        counts[choose_move(pts, info, rng, color, previous, mark, model)] += 1
+        counts[choose_move(pts, info, rng, color, previous, mark, model, scratch)] += 1

@@ -3,29 +3,34 @@
 1. capture an opponent chain in atari, or save an own chain in atari by capturing or by
    extending when that gives it at least two liberties: the chains touching the last move,
    bigger chains first (:func:`mcgo.tactics.atari.capture_or_escape`);
-2. a MoGo 3x3 shape (``patterns.py``) on an empty point next to the last move;
-3. a free point on the 3rd or 4th line in an empty area (the 5x5 box around it empty; the
+2. the vital point of a small eyespace next to the last move: a nakade, or the point that
+   makes two eyes (:func:`mcgo.tactics.nakade.nakade_answer`);
+3. a MoGo 3x3 shape (``patterns.py``) on an empty point next to the last move;
+4. a free point on the 3rd or 4th line in an empty area (the 5x5 box around it empty; the
    rule of :mod:`mcgo.tactics.geometry`);
-4. a uniformly random move, as in the random policy.
+5. a uniformly random move, as in the random policy.
 
 The ``tactical`` policy (:mod:`.tactical_policy`) is this one reading ladders as well
 (:func:`choose_move_with` with ``read_ladders``): step 1 does not run out of a working ladder,
 and an atari that starts one on the last move's chain comes right after it.
 
-Self-atari of two or more stones is rejected in steps 2 and 4, except once in
-``SELF_ATARI_KEEP_ONE_IN`` tries (nakade needs it). No step fills the mover's own true eye.
+Self-atari of two or more stones, unless it is the throw-in of a nakade
+(:func:`mcgo.tactics.nakade.makes_nakade`), is rejected in steps 3 and 5, except once in
+``SELF_ATARI_KEEP_ONE_IN`` tries. No step fills the mover's own true eye.
 """
 
 from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL, NEMPTY, PASS,
                              WIDTH, legality)
 from ..jit import inline_kernel, kernel
-from ..tactics.atari import capture_or_escape, is_self_atari
+from ..tactics.atari import capture_or_escape, is_bad_self_atari
 from ..tactics.ladder import ladder_attack
 from ..tactics.eyes import is_true_eye
 from ..tactics.geometry import edge_distance, in_empty_area, is_good_line
+from ..tactics.nakade import nakade_answer
 from .common import SELF_ATARI_KEEP_ONE_IN, play_moves, random_below, random_move
 
-FREE_AREA_TRIES = 2     # random empty points tried per move for step 3
+FREE_AREA_TRIES = 2     # random empty points tried per move for step 4
+NAKADE_ROW = 0          # the work row the nakade reader's region uses
 
 
 @kernel
@@ -44,8 +49,8 @@ def neighbourhood_code(pts, w, p):
 
 
 @kernel
-def pattern_move(pts, info, pat3, rng, last, color):
-    """Step 2: a uniformly chosen empty neighbour of the last move that matches a shape."""
+def pattern_move(pts, info, pat3, rng, last, color, scratch):
+    """Step 3: a uniformly chosen empty neighbour of the last move that matches a shape."""
     w = info[WIDTH]
     chosen = PASS
     found = 0
@@ -55,7 +60,8 @@ def pattern_move(pts, info, pat3, rng, last, color):
             continue
         if not playable(pts, info, q, color):
             continue
-        if is_self_atari(pts, w, q, color) and random_below(rng, SELF_ATARI_KEEP_ONE_IN) != 0:
+        if is_bad_self_atari(pts, w, q, color, scratch) \
+                and random_below(rng, SELF_ATARI_KEEP_ONE_IN) != 0:
             continue
         found += 1
         if random_below(rng, found) == 0:
@@ -65,7 +71,7 @@ def pattern_move(pts, info, pat3, rng, last, color):
 
 @kernel
 def free_area_move(pts, info, rng, color):
-    """Step 3: a random empty point on the 3rd or 4th line whose surrounding box is empty."""
+    """Step 4: a random empty point on the 3rd or 4th line whose surrounding box is empty."""
     n = info[NEMPTY]
     if n == 0:
         return PASS
@@ -82,27 +88,31 @@ def free_area_move(pts, info, rng, color):
 
 @inline_kernel
 def urgent_move(pts, info, zob, work, last, color, read_ladders):
-    """Step 1 (and, reading ladders, the ladder attack after it): the answer to the last move
-    ``last`` (a point, not a pass) that cannot wait; PASS if none."""
+    """Steps 1 and 2 (and, reading ladders, the ladder attack after step 1): the answer to
+    the last move ``last`` (a point, not a pass) that cannot wait; PASS if none."""
     ladder = work[1]
     move = capture_or_escape(pts, info, zob, ladder, last, color, read_ladders)
-    if move != PASS or not read_ladders:
+    if move != PASS:
         return move
-    return ladder_attack(pts, info, zob, ladder, last, color)
+    if read_ladders:
+        move = ladder_attack(pts, info, zob, ladder, last, color)
+        if move != PASS:
+            return move
+    return nakade_answer(pts, info, last, color, work[0][NAKADE_ROW])
 
 
 @inline_kernel
-def shape_or_random_move(pts, info, pat3, rng, last, color):
-    """Steps 2 to 4: a shape next to ``last`` (skipped when it is not a point), a free point
+def shape_or_random_move(pts, info, pat3, work, rng, last, color):
+    """Steps 3 to 5: a shape next to ``last`` (skipped when it is not a point), a free point
     in an empty area, a random move; PASS when nothing is left to play."""
     if last > 0:
-        move = pattern_move(pts, info, pat3, rng, last, color)
+        move = pattern_move(pts, info, pat3, rng, last, color, work[0][NAKADE_ROW])
         if move != PASS:
             return move
     move = free_area_move(pts, info, rng, color)
     if move != PASS:
         return move
-    return random_move(pts, info, rng, color, True)
+    return random_move(pts, info, rng, color, True, work[0][NAKADE_ROW])
 
 
 @inline_kernel
@@ -114,7 +124,7 @@ def choose_move_with(pts, info, zob, pat3, work, rng, color, read_ladders):
         move = urgent_move(pts, info, zob, work, last, color, read_ladders)
         if move != PASS:
             return move
-    return shape_or_random_move(pts, info, pat3, rng, last, color)
+    return shape_or_random_move(pts, info, pat3, work, rng, last, color)
 
 
 @inline_kernel

@@ -8,6 +8,7 @@ from ..board.kernels import BLACK, COLOR, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, W
 from ..jit import kernel
 from .ladder import ladder_captures
 from .liberties import first_liberty, liberties_after
+from .nakade import makes_nakade
 
 
 @kernel
@@ -26,6 +27,13 @@ def is_self_atari(pts, w, p, color):
     with a single liberty. A move that captures is never a self-atari."""
     libs, stones = liberties_after(pts, w, p, color)
     return libs < 2 and stones >= 2
+
+
+@kernel
+def is_bad_self_atari(pts, w, p, color, scratch):
+    """A self-atari (:func:`is_self_atari`) that is not the throw-in of a nakade
+    (:func:`mcgo.tactics.nakade.makes_nakade`; ``scratch``: int32, room for 8 points)."""
+    return is_self_atari(pts, w, p, color) and not makes_nakade(pts, w, p, color, scratch)
 
 
 @kernel

@@ -41,7 +41,7 @@ The region is the 4-connected set of empty points: every empty neighbour of a re
 is in it, so a point's degree is its count of empty neighbours.
 """
 
-from ..board.kernels import BLACK, COLOR, EMPTY, LEGAL, PASS, WHITE, WIDTH, legality
+from ..board.kernels import BLACK, COLOR, EMPTY, LEGAL, OFFBOARD, PASS, WHITE, WIDTH, legality
 from ..jit import kernel
 
 MIN_EYESPACE = 3   # fewer points: one eye at most, nothing to place inside
@@ -125,12 +125,112 @@ def nakade_answer(pts, info, last, color, scratch):
     """The vital point for ``color`` of an eyespace next to the opponent's last move ``last``
     (a point): the first one of its empty neighbours' :func:`nakade_point` that is legal for
     ``color``, PASS if none. The owner of the eyespace plays it to live, the other side to
-    kill, so the answer holds for either colour."""
+    kill, so the answer holds for either colour.
+
+    Cheap where there is nothing to find, since the playouts ask after every move: an empty
+    neighbour that touches a stone of ``color`` lies in no eyespace of the last mover's (the
+    region would touch both colours), and a neighbour in the region a failed read already
+    covered (still in ``scratch``) is not read again."""
     w = info[WIDTH]
+    for j in range(MAX_EYESPACE):
+        scratch[j] = PASS   # no stale point of an earlier position counts as read
     for q in (last - 1, last + 1, last - w, last + w):
         if pts[COLOR, q] != EMPTY:
+            continue
+        if pts[COLOR, q - 1] == color or pts[COLOR, q + 1] == color \
+                or pts[COLOR, q - w] == color or pts[COLOR, q + w] == color:
+            continue
+        seen = False
+        for j in range(MAX_EYESPACE):
+            if scratch[j] == q:
+                seen = True
+                break
+        if seen:
             continue
         v = nakade_point(pts, w, q, scratch)
         if v != PASS and legality(pts, info, v, color) == LEGAL:
             return v
     return PASS
+
+
+@kernel
+def shape_key(w, scratch, n):
+    """The key (points, adjacent pairs, highest degree) of the region ``scratch[:n]``, and
+    its first point of highest degree: the same invariants :func:`nakade_point` reads off
+    an empty region, for a region given as a list (any contents)."""
+    degrees = 0
+    best = PASS
+    best_degree = 0
+    for i in range(n):
+        s = scratch[i]
+        degree = 0
+        for j in range(n):
+            d = scratch[j] - s
+            if d == 1 or d == -1 or d == w or d == -w:
+                degree += 1
+        degrees += degree
+        if degree > best_degree:
+            best = s
+            best_degree = degree
+    return (n * 16 + degrees // 2) * 8 + best_degree, best
+
+
+@kernel
+def _in_list(scratch, n, q):
+    for j in range(n):
+        if scratch[j] == q:
+            return True
+    return False
+
+
+SQUARE_FOUR = (4, 4, 2)   # no vital point, but one eye whatever is played: dead shape too
+SQUARE_FOUR_KEY = _key(SQUARE_FOUR)
+ONE_EYE_STONES = 3        # a space this small left by a capture is one eye at most, or a
+                          # straight or bent three, killed at its vital point
+
+
+@kernel
+def makes_nakade(pts, w, p, color, scratch):
+    """True when ``color`` playing the self-atari ``p`` (its chain left with one liberty)
+    is a nakade throw-in: the chain and its liberty are walled in by opponent stones and
+    the edge, and the space the chain leaves when it is taken cannot make two eyes: up to
+    three points, a square four, or a shape of the table above, killed at its vital point
+    once more. ``scratch``: int32, room for 8 points."""
+    opp = 3 - color
+    scratch[0] = p
+    n = 1
+    liberty = PASS
+    i = 0
+    while i < n:
+        s = scratch[i]
+        i += 1
+        for q in (s - 1, s + 1, s - w, s + w):
+            c = pts[COLOR, q]
+            if c == opp or c == OFFBOARD or q == p or q == liberty:
+                continue
+            if c == EMPTY:
+                if liberty != PASS:
+                    return False        # two liberties: no self-atari to judge
+                liberty = q
+            elif not _in_list(scratch, n, q):
+                if n == MAX_EYESPACE:
+                    return False        # bigger than the largest killable shape
+                scratch[n] = q
+                n += 1
+    if liberty == PASS:
+        return False
+    for q in (liberty - 1, liberty + 1, liberty - w, liberty + w):
+        if q == p:
+            continue
+        c = pts[COLOR, q]
+        if c == EMPTY or (c == color and not _in_list(scratch, n, q)):
+            return False                # the space goes on past the liberty
+    if n <= ONE_EYE_STONES:
+        return True
+    key, _ = shape_key(w, scratch, n)
+    if key == SQUARE_FOUR_KEY:
+        return True
+    for k in VITAL_SHAPE_KEYS:
+        if key == k:
+            return True
+    return False
