@@ -28,7 +28,7 @@ from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.match import regress
 from mcgo.tactics.atari import is_self_atari
-from mcgo.tactics.nakade import makes_nakade, nakade_answer, nakade_point
+from mcgo.tactics.nakade import OPEN_NEIGHBOURS, makes_nakade, nakade_answer, nakade_point
 
 SIZES = (9, 19)
 PLACES = [(v, h) for v in ("top", "middle", "bottom") for h in ("left", "middle", "right")]
@@ -269,7 +269,9 @@ def sgfmill_allows(board, p, color):
 def test_answer_to_a_wall_move(shape):
     """After the wall's owner plays a wall stone next to the eyespace, the other side's
     answer is the vital point (a legal move by sgfmill's rules too), PASS for shapes
-    without one; a move next to no eyespace (a ring stone) answers PASS."""
+    without one and for a wall stone that touches only a point of the shape with
+    ``OPEN_NEIGHBOURS`` empty neighbours (the answer does not read from there); a move next
+    to no eyespace (a ring stone) answers PASS."""
     rows = VITAL.get(shape) or NO_VITAL[shape]
     work = scratch()
     for board, region, vital, (size, place, wall) in every_position(rows):
@@ -278,7 +280,11 @@ def test_answer_to_a_wall_move(shape):
         for last in sorted({q for p in region for q in (p - 1, p + 1, p - w, p + w)
                             if board.pts[K.COLOR, q] == wall}):
             got = nakade_answer(board.pts, board.info, last, color, work)
-            assert got == vital, (shape, place, name(board, last), name(board, got), str(board))
+            read = [q for q in (last - 1, last + 1, last - w, last + w) if q in region
+                    and sum(board.pts[K.COLOR, r] == K.EMPTY
+                            for r in (q - 1, q + 1, q - w, q + w)) < OPEN_NEIGHBOURS]
+            expected = vital if read else K.PASS   # next to a centre only: not read
+            assert got == expected, (shape, place, name(board, last), name(board, got), str(board))
         if vital != K.PASS:
             assert sgfmill_allows(board, vital, color)
             assert sgfmill_allows(board, vital, wall)
@@ -469,3 +475,24 @@ def test_self_atari_throw_in_is_a_nakade_when_the_captured_space_has_one_eye(cel
     else:
         assert seen[True] > 0 and seen[False] > 0, seen
 
+
+
+@pytest.mark.parametrize("shape", sorted(VITAL) + sorted(NO_VITAL))
+def test_answer_to_a_placement_inside_the_eyespace(shape):
+    """After the other side places a stone inside the eyespace, the wall's owner answers at
+    the vital point (legal by sgfmill's rules), so that it keeps two eyes; PASS when the
+    stone stands on the vital point itself, or the shape has none."""
+    rows = VITAL.get(shape) or NO_VITAL[shape]
+    work = scratch()
+    answered = 0
+    for board, region, vital, (size, place, wall) in every_position(rows, sizes=(9,)):
+        for p in region:
+            placed = board.copy()
+            placed.play(p, 3 - wall)
+            got = nakade_answer(placed.pts, placed.info, p, wall, work)
+            expected = K.PASS if p == vital else vital
+            assert got == expected, (shape, place, name(board, p), name(board, got), str(placed))
+            if got != K.PASS:
+                assert sgfmill_allows(placed, got, wall)
+                answered += 1
+    assert answered > 0 or vital == K.PASS

@@ -22,6 +22,7 @@ from mcgo.tactics import atari, eyes
 
 # The learned policy's tables (the shipped model); the other policies ignore them.
 MODEL = playout.playout_tables("learned", None)
+SCRATCH = np.zeros(8, dtype=np.int32)  # the nakade test of random_move's self-atari rule
 
 LETTERS = {"X": K.BLACK, "O": K.WHITE, ".": K.EMPTY, "#": K.OFFBOARD}
 CHOICES = {"X": "X", "O": "O", ".": ".", "#": "#", "x": ".O", "o": ".X", "?": ".XO#"}
@@ -166,7 +167,7 @@ def test_random_policy_never_fills_its_own_true_eye(size):
         ref = boards.Board(size)
         for _ in range(3 * size * size):
             color = board.to_move
-            move = common.random_move(board.pts, board.info, rng, color, False)
+            move = common.random_move(board.pts, board.info, rng, color, False, SCRATCH)
             eyes = true_eyes(ref, "b" if color == mcgo.BLACK else "w")
             filled_eyes_offered += bool(eyes)
             assert move not in eyes
@@ -189,7 +190,7 @@ def test_random_policy_is_uniform_over_playable_points():
     counts = {}
     n = 24000
     for _ in range(n):
-        move = common.random_move(board.pts, board.info, rng, mcgo.WHITE, False)
+        move = common.random_move(board.pts, board.info, rng, mcgo.WHITE, False, SCRATCH)
         counts[move] = counts.get(move, 0) + 1
     assert set(counts) == set(board.legal_moves(mcgo.WHITE))
     expected = n / len(counts)
@@ -272,7 +273,7 @@ def random_positions(size, count, seed):
     board = mcgo.Board(size, superko=False)
     out = []
     while len(out) < count:
-        move = common.random_move(board.pts, board.info, rng, board.to_move, False)
+        move = common.random_move(board.pts, board.info, rng, board.to_move, False, SCRATCH)
         if move == K.PASS:
             board = mcgo.Board(size, superko=False)
             continue
@@ -308,7 +309,7 @@ def test_self_atari_is_mostly_rejected():
         if not bad:
             continue
         rng = common.seed_rng(i)
-        picks = [common.random_move(board.pts, board.info, rng, color, True) for _ in range(300)]
+        picks = [common.random_move(board.pts, board.info, rng, color, True, SCRATCH) for _ in range(300)]
         expected_share.append(len(bad) / len(playable))
         chosen_share.append(sum(m in bad for m in picks) / len(picks))
     assert len(expected_share) >= 10
@@ -413,7 +414,7 @@ def test_self_atari_of_a_big_chain_is_mostly_rejected():
     selfatari = 0
     rng = common.seed_rng(9)
     for _ in range(4000):
-        m = common.random_move(board.pts, board.info, rng, mcgo.BLACK, True)
+        m = common.random_move(board.pts, board.info, rng, mcgo.BLACK, True, SCRATCH)
         if m != K.PASS:
             picks += 1
             selfatari += atari.is_self_atari(board.pts, w, m, mcgo.BLACK)

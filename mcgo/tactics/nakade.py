@@ -45,6 +45,8 @@ from ..board.kernels import BLACK, COLOR, EMPTY, LEGAL, OFFBOARD, PASS, WHITE, W
 from ..jit import kernel
 
 MIN_EYESPACE = 3   # fewer points: one eye at most, nothing to place inside
+OPEN_NEIGHBOURS = 3  # an empty neighbour of the last move with this many empty neighbours
+                     # is not read (see nakade_answer)
 MAX_EYESPACE = 6   # more points: no killable shape the rule knows; the flood fill stops at 7
 
 # (points, adjacent pairs, highest degree) of the shapes with a vital point; the vital
@@ -121,31 +123,90 @@ def nakade_point(pts, w, p, scratch):
 
 
 @kernel
-def nakade_answer(pts, info, last, color, scratch):
-    """The vital point for ``color`` of an eyespace next to the opponent's last move ``last``
-    (a point): the first one of its empty neighbours' :func:`nakade_point` that is legal for
-    ``color``, PASS if none. The owner of the eyespace plays it to live, the other side to
-    kill, so the answer holds for either colour.
+def filled_eyespace_point(pts, w, last, scratch):
+    """The vital point of the eyespace the stone ``last`` was played into, PASS if none: the
+    region of empty points and stones of ``last``'s colour around it, walled in by the
+    other colour and the edge, of 3 to 6 points with a shape of the table, whose vital
+    point is still empty. The wall's owner plays it to keep two eyes; a placement already
+    on the vital point has no such answer. ``scratch`` holds the region (room for 8)."""
+    inner = pts[COLOR, last]
+    outer = 3 - inner
+    scratch[0] = last
+    n = 1
+    i = 0
+    while i < n:
+        s = scratch[i]
+        i += 1
+        for q in (s - 1, s + 1, s - w, s + w):
+            c = pts[COLOR, q]
+            if c == OFFBOARD or c == outer:
+                continue
+            seen = False
+            for j in range(n):
+                if scratch[j] == q:
+                    seen = True
+                    break
+            if not seen:
+                if n == MAX_EYESPACE:
+                    return PASS
+                scratch[n] = q
+                n += 1
+    if n < MIN_EYESPACE:
+        return PASS
+    key, vital = shape_key(w, scratch, n)
+    if pts[COLOR, vital] != EMPTY:
+        return PASS
+    for k in VITAL_SHAPE_KEYS:
+        if key == k:
+            return vital
+    return PASS
 
-    Cheap where there is nothing to find, since the playouts ask after every move: an empty
-    neighbour that touches a stone of ``color`` lies in no eyespace of the last mover's (the
-    region would touch both colours), and a neighbour in the region a failed read already
-    covered (still in ``scratch``) is not read again."""
+
+@kernel
+def open_or_mixed(pts, w, q, other):
+    """True when the empty point ``q`` touches a stone of ``other`` or has
+    ``OPEN_NEIGHBOURS`` empty neighbours or more: no read from there (see
+    :func:`nakade_answer`)."""
+    empty = 0
+    for r in (q - 1, q + 1, q - w, q + w):
+        c = pts[COLOR, r]
+        if c == EMPTY:
+            empty += 1
+        elif c == other:
+            return True
+    return empty >= OPEN_NEIGHBOURS
+
+
+@kernel
+def nakade_answer(pts, info, last, color, scratch):
+    """The vital point of a small eyespace at the last move ``last`` (a stone) that
+    ``color`` may play, PASS if none. Two cases, and the point serves either side:
+
+    * ``last`` was played into an eyespace walled in by the other colour (a placement, or a
+      stone that fills it): its :func:`filled_eyespace_point`, for the wall's owner to live;
+    * ``last`` is a wall stone of an eyespace next to it: the eyespace's
+      :func:`nakade_point`, read from ``last``'s empty neighbours, for the other side to
+      kill (or the owner to live).
+
+    The playouts ask after every move, so most reads are skipped at a glance: from a point
+    (the last stone, or an empty neighbour) with ``OPEN_NEIGHBOURS`` empty neighbours or
+    more, or an empty neighbour that touches a stone of the other colour than ``last``'s
+    (its region would touch both colours). In the open that is every point; in the shapes
+    only the centre of a T, a bulky five, a plus or a flower has as many empty neighbours,
+    so such a shape is found from another point or missed."""
     w = info[WIDTH]
-    for j in range(MAX_EYESPACE):
-        scratch[j] = PASS   # no stale point of an earlier position counts as read
+    owner = pts[COLOR, last]
+    other = 3 - owner
+    empty = 0
+    for r in (last - 1, last + 1, last - w, last + w):
+        if pts[COLOR, r] == EMPTY:
+            empty += 1
+    if 0 < empty < OPEN_NEIGHBOURS:
+        v = filled_eyespace_point(pts, w, last, scratch)
+        if v != PASS and legality(pts, info, v, color) == LEGAL:
+            return v
     for q in (last - 1, last + 1, last - w, last + w):
-        if pts[COLOR, q] != EMPTY:
-            continue
-        if pts[COLOR, q - 1] == color or pts[COLOR, q + 1] == color \
-                or pts[COLOR, q - w] == color or pts[COLOR, q + w] == color:
-            continue
-        seen = False
-        for j in range(MAX_EYESPACE):
-            if scratch[j] == q:
-                seen = True
-                break
-        if seen:
+        if pts[COLOR, q] != EMPTY or open_or_mixed(pts, w, q, other):
             continue
         v = nakade_point(pts, w, q, scratch)
         if v != PASS and legality(pts, info, v, color) == LEGAL:
