@@ -69,6 +69,24 @@ VITAL_SHAPE_KEYS = tuple(_key(s) for s in (STRAIGHT_OR_BENT_THREE, PYRAMID_FOUR,
 
 
 @kernel
+def _in_list(scratch, n, q):
+    """True when ``q`` is one of the ``n`` first points of ``scratch``."""
+    for j in range(n):
+        if scratch[j] == q:
+            return True
+    return False
+
+
+@kernel
+def is_vital_shape(key):
+    """True when a region's key (see :func:`shape_key`) is one of the table's shapes."""
+    for k in VITAL_SHAPE_KEYS:
+        if key == k:
+            return True
+    return False
+
+
+@kernel
 def nakade_point(pts, w, p, scratch):
     """The vital point of the eyespace holding the empty point ``p``, PASS when there is none.
 
@@ -94,12 +112,7 @@ def nakade_point(pts, w, p, scratch):
             c = pts[COLOR, q]
             if c == EMPTY:
                 degree += 1
-                seen = False
-                for j in range(n):
-                    if scratch[j] == q:
-                        seen = True
-                        break
-                if not seen:
+                if not _in_list(scratch, n, q):
                     if n == MAX_EYESPACE:
                         return PASS
                     scratch[n] = q
@@ -115,10 +128,8 @@ def nakade_point(pts, w, p, scratch):
             best_degree = degree
     if n < MIN_EYESPACE:
         return PASS
-    key = (n * 16 + degrees // 2) * 8 + best_degree
-    for k in VITAL_SHAPE_KEYS:
-        if key == k:
-            return best
+    if is_vital_shape((n * 16 + degrees // 2) * 8 + best_degree):
+        return best
     return PASS
 
 
@@ -141,12 +152,7 @@ def filled_eyespace_point(pts, w, last, scratch):
             c = pts[COLOR, q]
             if c == OFFBOARD or c == outer:
                 continue
-            seen = False
-            for j in range(n):
-                if scratch[j] == q:
-                    seen = True
-                    break
-            if not seen:
+            if not _in_list(scratch, n, q):
                 if n == MAX_EYESPACE:
                     return PASS
                 scratch[n] = q
@@ -154,12 +160,9 @@ def filled_eyespace_point(pts, w, last, scratch):
     if n < MIN_EYESPACE:
         return PASS
     key, vital = shape_key(w, scratch, n)
-    if pts[COLOR, vital] != EMPTY:
+    if pts[COLOR, vital] != EMPTY or not is_vital_shape(key):
         return PASS
-    for k in VITAL_SHAPE_KEYS:
-        if key == k:
-            return vital
-    return PASS
+    return vital
 
 
 @kernel
@@ -236,14 +239,6 @@ def shape_key(w, scratch, n):
     return (n * 16 + degrees // 2) * 8 + best_degree, best
 
 
-@kernel
-def _in_list(scratch, n, q):
-    for j in range(n):
-        if scratch[j] == q:
-            return True
-    return False
-
-
 SQUARE_FOUR = (4, 4, 2)   # no vital point, but one eye whatever is played: dead shape too
 SQUARE_FOUR_KEY = _key(SQUARE_FOUR)
 ONE_EYE_STONES = 3        # a space this small left by a capture is one eye at most, or a
@@ -289,9 +284,4 @@ def makes_nakade(pts, w, p, color, scratch):
     if n <= ONE_EYE_STONES:
         return True
     key, _ = shape_key(w, scratch, n)
-    if key == SQUARE_FOUR_KEY:
-        return True
-    for k in VITAL_SHAPE_KEYS:
-        if key == k:
-            return True
-    return False
+    return key == SQUARE_FOUR_KEY or is_vital_shape(key)
