@@ -21,7 +21,10 @@ DEFAULT_PLAY_SIZE = 9
 # (:mod:`mcgo.playout.dispatch`); ``auto`` is the thesis's choice per position (9.5);
 # ``learned`` samples the learned move model (:mod:`mcgo.playout.learned_policy`); ``lgrf``
 # plays the last good replies of earlier simulations (:mod:`mcgo.playout.lgrf_policy`).
-PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical", "lgrf")
+PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical", "lgrf",
+                    "guided")
+# The policies whose playouts read the learned move model (the shipped one unless given).
+MODEL_PLAYOUT_POLICIES = ("learned", "guided")
 DEFAULT_POLICY = "auto"
 
 # Search presets (:mod:`mcgo.search.presets`), the default first.

@@ -3,8 +3,8 @@
 Policies, each in a file of its own:
 
 * ``random`` (:mod:`.random_policy`): uniform among legal moves that do not fill an own eye;
-* ``pattern`` (:mod:`.pattern_policy`): captures and escapes, MoGo 3x3 shapes, free 3rd/4th
-  line points, then random, rejecting most self-ataris;
+* ``pattern`` (:mod:`.pattern_policy`): captures and escapes, nakade vital points, MoGo 3x3
+  shapes, free 3rd/4th line points, then random, rejecting most self-ataris;
 * ``fill`` (:mod:`.fill_policy`): random fill of every empty point and a life judgement by
   eyespaces;
 * ``auto`` (:mod:`.auto_policy`): pattern below 19x19; on 19x19 fill for the first 40 moves
@@ -14,7 +14,9 @@ Policies, each in a file of its own:
 * ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders too;
 * ``lgrf`` (:mod:`.lgrf_policy`): the last good reply to the last two moves or the last
   move that earlier simulations of the thread taught it (Baier and Drake's LGRF-2), else
-  the pattern playout.
+  the pattern playout;
+* ``guided`` (:mod:`.guided_policy`): the pattern playout whose random last step is drawn by
+  the learned move model among a few random playable points.
 
 What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
 a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)

@@ -55,6 +55,8 @@ import functools
 
 import numpy as np
 
+from .. import options
+
 from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL, NEMPTY, PASS,
                              PASSES, TO_MOVE, WIDTH, legality, owner_map, play_legal)
 from ..jit import allocating_kernel, inline_kernel, kernel
@@ -101,7 +103,7 @@ def default_model():
 def playout_tables(policy, model):
     """The ``model`` tuple for a playout of ``policy`` (a name): ``model``'s tables, the
     default model's when ``policy`` is ``learned`` and ``model`` is None, else placeholders."""
-    if model is None and policy == "learned":
+    if model is None and policy in options.MODEL_PLAYOUT_POLICIES:
         model = default_model()
     return model_tables(model)
 

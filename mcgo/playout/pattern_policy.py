@@ -102,14 +102,21 @@ def urgent_move(pts, info, zob, work, last, color, read_ladders):
 
 
 @inline_kernel
-def shape_or_random_move(pts, info, pat3, work, rng, last, color):
-    """Steps 3 to 5: a shape next to ``last`` (skipped when it is not a point), a free point
-    in an empty area, a random move; PASS when nothing is left to play."""
+def shape_move(pts, info, pat3, work, rng, last, color):
+    """Steps 3 and 4: a shape next to ``last`` (skipped when it is not a point), else a free
+    point in an empty area; PASS if neither is found."""
     if last > 0:
         move = pattern_move(pts, info, pat3, rng, last, color, work[0][NAKADE_ROW])
         if move != PASS:
             return move
-    move = free_area_move(pts, info, rng, color)
+    return free_area_move(pts, info, rng, color)
+
+
+@inline_kernel
+def shape_or_random_move(pts, info, pat3, work, rng, last, color):
+    """Steps 3 to 5: :func:`shape_move`, else a random move; PASS when nothing is left to
+    play."""
+    move = shape_move(pts, info, pat3, work, rng, last, color)
     if move != PASS:
         return move
     return random_move(pts, info, rng, color, True, work[0][NAKADE_ROW])

@@ -185,7 +185,8 @@ class Search:
         self.policy = policy
         self.policy_number = policy_id(policy)
         # The learned playouts need a model even when the tree uses none for its priors.
-        self.playout_model = default_model() if model is None and policy == "learned" else model
+        self.playout_model = default_model() if model is None \
+            and policy in options.MODEL_PLAYOUT_POLICIES else model
         self.threads = max(1, int(threads))
         self.parallel = parallel
         self.seed = seed
