@@ -2,10 +2,10 @@
 uniformly random move, is drawn by the learned move model instead (issue 12: "the learned
 move model's weights as the last fallback before random").
 
-Steps 1 to 4 are the pattern policy's (capture or escape, nakade, a shape next to the last
-move, a free point in an empty area). When none of them gives a move, ``FALLBACK_CANDIDATES``
-random playable points (legal, not filling the mover's own true eye, not a self-atari other
-than a nakade throw-in, bar the pattern policy's small chance) are scored with the model
+Steps 1 to 3 are the pattern policy's (capture or escape, a shape next to the last move, a
+free point in an empty area). When none of them gives a move, ``FALLBACK_CANDIDATES``
+random playable points (legal, not filling the mover's own true eye, not a self-atari of 2+
+stones, bar the pattern policy's small chance) are scored with the model
 (:func:`mcgo.learn.movemodel.move_log_gamma`: 3x3 pattern with atari states, diamond,
 tactics, distance to the last move, line) and one is drawn in proportion to its gamma: a
 small tournament that leans towards the model's moves at a fixed cost per move, where
@@ -22,10 +22,9 @@ from ..board.kernels import (BOARDSIZE, EMPTIES, LAST_MOVE, LEGAL, NEMPTY, PASS,
                              TO_MOVE, WIDTH, legality, owner_map, play_legal)
 from ..jit import inline_kernel, kernel
 from ..learn.movemodel import move_log_gamma
-from ..tactics.atari import is_bad_self_atari
 from ..tactics.eyes import is_true_eye
-from .common import (MOVE_CAP_FACTOR, SELF_ATARI_KEEP_ONE_IN, random_below, random_move,
-                     record_move)
+from .common import (MOVE_CAP_FACTOR, REJECT_SELF_ATARI, random_below, random_move,
+                     record_move, rejects_self_atari)
 from .learned_policy import random_unit
 from .pattern_policy import NAKADE_ROW, shape_move, urgent_move
 
@@ -50,8 +49,7 @@ def model_weighted_move(pts, info, rng, color, model, scratch):
         p = pts[EMPTIES, random_below(rng, n)]
         if legality(pts, info, p, color) != LEGAL or is_true_eye(pts, w, p, color):
             continue
-        if is_bad_self_atari(pts, w, p, color, scratch) \
-                and random_below(rng, SELF_ATARI_KEEP_ONE_IN) != 0:
+        if rejects_self_atari(pts, w, p, color, rng, REJECT_SELF_ATARI, scratch):
             continue
         g = np.exp(move_log_gamma(pts, info, p, color, last, -1, pattern_lg, group_lg,
                                   diamond_keys, diamond_lg, vals))
@@ -63,7 +61,7 @@ def model_weighted_move(pts, info, rng, color, model, scratch):
             break
     if chosen != PASS:
         return chosen
-    return random_move(pts, info, rng, color, True, scratch)
+    return random_move(pts, info, rng, color, REJECT_SELF_ATARI, scratch)
 
 
 @inline_kernel
@@ -74,7 +72,7 @@ def choose_move(pts, info, zob, pat3, work, rng, color, model):
         move = urgent_move(pts, info, zob, work, last, color, False)
         if move != PASS:
             return move
-    move = shape_move(pts, info, pat3, work, rng, last, color)
+    move = shape_move(pts, info, pat3, work, rng, last, color, False)
     if move != PASS:
         return move
     return model_weighted_move(pts, info, rng, color, model, work[0][NAKADE_ROW])

@@ -64,7 +64,8 @@ from ..learn.features import DISTANCE_CAP, LAST_DISTANCE, MAXVALUES, NGROUPS, PR
 from ..learn.movemodel import move_log_gamma
 from ..tactics.atari import is_self_atari
 from ..tactics.eyes import is_true_eye
-from .common import (MOVE_CAP_FACTOR, SELF_ATARI_KEEP_ONE_IN, next_random, random_below,
+from .common import (MOVE_CAP_FACTOR, REJECT_SELF_ATARI, SELF_ATARI_KEEP_ONE_IN, next_random,
+                     random_below,
                      random_move, record_move, seed_rng)
 
 NEAR_RADIUS = 2        # near points: Manhattan distance 1..2 of the last two moves
@@ -203,7 +204,7 @@ def choose_move(pts, info, rng, color, previous, mark, model, scratch):
     else:
         move = far_move(pts, info, rng, color, mark)
         if move == PASS:
-            move = chosen if total > 0.0 else random_move(pts, info, rng, color, True, scratch)
+            move = chosen if total > 0.0 else random_move(pts, info, rng, color, REJECT_SELF_ATARI, scratch)
     unmark(info, last, mark)
     unmark(info, previous, mark)
     return move

@@ -3,34 +3,39 @@
 1. capture an opponent chain in atari, or save an own chain in atari by capturing or by
    extending when that gives it at least two liberties: the chains touching the last move,
    bigger chains first (:func:`mcgo.tactics.atari.capture_or_escape`);
-2. the vital point of a small eyespace next to the last move: a nakade, or the point that
-   makes two eyes (:func:`mcgo.tactics.nakade.nakade_answer`);
-3. a MoGo 3x3 shape (``patterns.py``) on an empty point next to the last move;
-4. a free point on the 3rd or 4th line in an empty area (the 5x5 box around it empty; the
+2. a MoGo 3x3 shape (``patterns.py``) on an empty point next to the last move;
+3. a free point on the 3rd or 4th line in an empty area (the 5x5 box around it empty; the
    rule of :mod:`mcgo.tactics.geometry`);
-5. a uniformly random move, as in the random policy.
+4. a uniformly random move, as in the random policy.
 
-The ``tactical`` policy (:mod:`.tactical_policy`) is this one reading ladders as well
-(:func:`choose_move_with` with ``read_ladders``): step 1 does not run out of a working ladder,
-and an atari that starts one on the last move's chain comes right after it.
-
-Self-atari of two or more stones, unless it is the throw-in of a nakade
-(:func:`mcgo.tactics.nakade.makes_nakade`), is rejected in steps 3 and 5, except once in
+Self-atari of two or more stones is rejected in steps 2 and 4, except once in
 ``SELF_ATARI_KEEP_ONE_IN`` tries. No step fills the mover's own true eye.
+
+The ``tactical`` policy (:mod:`.tactical_policy`) is this one reading more
+(:func:`choose_move_with` with ``tactical``): step 1 does not run out of a working ladder,
+and an atari that starts one on the last move's chain comes right after it; then the vital
+point of a small eyespace at the last move, for either side
+(:func:`mcgo.tactics.nakade.nakade_answer`); and a self-atari that is the throw-in of a
+nakade (:func:`mcgo.tactics.nakade.makes_nakade`) is always kept. At equal simulations
+against the pattern playout each of these alone scored within noise of even (ladders 0.544
+over 103 games; the nakade answer for the killing side 0.532 over 156, the throw-ins on top
+of it 0.520 over 151, the answer for both sides with the throw-ins 0.45 over 81:
+benchmarks/RESULTS.md), so the default stays this plain pattern playout.
 """
 
 from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL, NEMPTY, PASS,
                              WIDTH, legality)
 from ..jit import inline_kernel, kernel
-from ..tactics.atari import capture_or_escape, is_bad_self_atari
+from ..tactics.atari import capture_or_escape
 from ..tactics.ladder import ladder_attack
 from ..tactics.eyes import is_true_eye
 from ..tactics.geometry import edge_distance, in_empty_area, is_good_line
 from ..tactics.nakade import nakade_answer
-from .common import SELF_ATARI_KEEP_ONE_IN, play_moves, random_below, random_move
+from .common import (KEEP_THROW_INS, REJECT_SELF_ATARI, play_moves, random_below, random_move,
+                     rejects_self_atari)
 
-FREE_AREA_TRIES = 2     # random empty points tried per move for step 4
-NAKADE_ROW = 0          # the work row the nakade reader's region uses
+FREE_AREA_TRIES = 2     # random empty points tried per move for step 3
+NAKADE_ROW = 0          # the work row the nakade readers' regions use
 
 
 @kernel
@@ -49,8 +54,9 @@ def neighbourhood_code(pts, w, p):
 
 
 @kernel
-def pattern_move(pts, info, pat3, rng, last, color, scratch):
-    """Step 3: a uniformly chosen empty neighbour of the last move that matches a shape."""
+def pattern_move(pts, info, pat3, rng, last, color, self_atari_rule, scratch):
+    """Step 2: a uniformly chosen empty neighbour of the last move that matches a shape
+    (self-atari by ``self_atari_rule``, see :func:`.common.rejects_self_atari`)."""
     w = info[WIDTH]
     chosen = PASS
     found = 0
@@ -60,8 +66,7 @@ def pattern_move(pts, info, pat3, rng, last, color, scratch):
             continue
         if not playable(pts, info, q, color):
             continue
-        if is_bad_self_atari(pts, w, q, color, scratch) \
-                and random_below(rng, SELF_ATARI_KEEP_ONE_IN) != 0:
+        if rejects_self_atari(pts, w, q, color, rng, self_atari_rule, scratch):
             continue
         found += 1
         if random_below(rng, found) == 0:
@@ -71,7 +76,7 @@ def pattern_move(pts, info, pat3, rng, last, color, scratch):
 
 @kernel
 def free_area_move(pts, info, rng, color):
-    """Step 4: a random empty point on the 3rd or 4th line whose surrounding box is empty."""
+    """Step 3: a random empty point on the 3rd or 4th line whose surrounding box is empty."""
     n = info[NEMPTY]
     if n == 0:
         return PASS
@@ -87,56 +92,62 @@ def free_area_move(pts, info, rng, color):
 
 
 @inline_kernel
-def urgent_move(pts, info, zob, work, last, color, read_ladders):
-    """Steps 1 and 2 (and, reading ladders, the ladder attack after step 1): the answer to
-    the last move ``last`` (a point, not a pass) that cannot wait; PASS if none."""
+def self_atari_rule_of(tactical):
+    """The self-atari rule of the pattern (False) or tactical (True) playout."""
+    return KEEP_THROW_INS if tactical else REJECT_SELF_ATARI
+
+
+@inline_kernel
+def urgent_move(pts, info, zob, work, last, color, tactical):
+    """Step 1 (and, ``tactical``, the ladder attack and the nakade answer after it): the
+    answer to the last move ``last`` (a point, not a pass) that cannot wait; PASS if none."""
     ladder = work[1]
-    move = capture_or_escape(pts, info, zob, ladder, last, color, read_ladders)
+    move = capture_or_escape(pts, info, zob, ladder, last, color, tactical)
+    if move != PASS or not tactical:
+        return move
+    move = ladder_attack(pts, info, zob, ladder, last, color)
     if move != PASS:
         return move
-    if read_ladders:
-        move = ladder_attack(pts, info, zob, ladder, last, color)
-        if move != PASS:
-            return move
     return nakade_answer(pts, info, last, color, work[0][NAKADE_ROW])
 
 
 @inline_kernel
-def shape_move(pts, info, pat3, work, rng, last, color):
-    """Steps 3 and 4: a shape next to ``last`` (skipped when it is not a point), else a free
+def shape_move(pts, info, pat3, work, rng, last, color, tactical):
+    """Steps 2 and 3: a shape next to ``last`` (skipped when it is not a point), else a free
     point in an empty area; PASS if neither is found."""
     if last > 0:
-        move = pattern_move(pts, info, pat3, rng, last, color, work[0][NAKADE_ROW])
+        move = pattern_move(pts, info, pat3, rng, last, color, self_atari_rule_of(tactical),
+                            work[0][NAKADE_ROW])
         if move != PASS:
             return move
     return free_area_move(pts, info, rng, color)
 
 
 @inline_kernel
-def shape_or_random_move(pts, info, pat3, work, rng, last, color):
-    """Steps 3 to 5: :func:`shape_move`, else a random move; PASS when nothing is left to
+def shape_or_random_move(pts, info, pat3, work, rng, last, color, tactical):
+    """Steps 2 to 4: :func:`shape_move`, else a random move; PASS when nothing is left to
     play."""
-    move = shape_move(pts, info, pat3, work, rng, last, color)
+    move = shape_move(pts, info, pat3, work, rng, last, color, tactical)
     if move != PASS:
         return move
-    return random_move(pts, info, rng, color, True, work[0][NAKADE_ROW])
+    return random_move(pts, info, rng, color, self_atari_rule_of(tactical), work[0][NAKADE_ROW])
 
 
 @inline_kernel
-def choose_move_with(pts, info, zob, pat3, work, rng, color, read_ladders):
-    """The pattern policy's move for ``color``, reading ladders or not (the ``tactical``
-    policy does); PASS when nothing is left to play."""
+def choose_move_with(pts, info, zob, pat3, work, rng, color, tactical):
+    """The pattern policy's move for ``color``, or with ``tactical`` the tactical policy's
+    (ladders, nakade, throw-ins); PASS when nothing is left to play."""
     last = info[LAST_MOVE]
     if last > 0:
-        move = urgent_move(pts, info, zob, work, last, color, read_ladders)
+        move = urgent_move(pts, info, zob, work, last, color, tactical)
         if move != PASS:
             return move
-    return shape_or_random_move(pts, info, pat3, work, rng, last, color)
+    return shape_or_random_move(pts, info, pat3, work, rng, last, color, tactical)
 
 
 @inline_kernel
 def choose_move(pts, info, zob, pat3, work, rng, color):
-    """The pattern policy's move for ``color`` (no ladder reading: it costs about a third of
+    """The pattern policy's move for ``color`` (the tactical reading costs about a third of
     the playout speed); PASS when nothing is left to play."""
     return choose_move_with(pts, info, zob, pat3, work, rng, color, False)
 
