@@ -169,19 +169,10 @@ def _touches_point(pts, w, head, p):
 
 
 @kernel
-def move_values(pts, info, p, color, last, previous, vals):
-    """Write the feature values of ``color`` playing the legal move ``p`` into ``vals``
-    (int32, :data:`NGROUPS`); ``vals[PATTERN]`` is the *raw* 3x3 code (map it with
-    :func:`canonical_table`). ``last``/``previous``: the last two moves (PASS or -1: none)."""
-    for g in range(NGROUPS):
-        vals[g] = 0
-    if p == PASS:
-        vals[PASS_G] = 2 if last == PASS else 1
-        return
-    w = info[WIDTH]
-    size = info[BOARDSIZE]
-    opp = 3 - color
-    # The 3x3 code.
+def pattern3_code(pts, w, p, color):
+    """The raw 3x3 code of ``color`` playing at ``p``: the state of each of the 8 neighbours
+    (empty, edge, own or opponent stone, each stone in atari or not), a digit in base
+    ``NSTATES`` each (map it with :func:`canonical_table`)."""
     code = 0
     mult = 1
     for dy in (-1, 0, 1):
@@ -202,7 +193,23 @@ def move_values(pts, info, p, color, last, previous, vals):
                     state = N_OPP_ATARI if atari else N_OPP
             code += state * mult
             mult *= NSTATES
-    vals[PATTERN] = code
+    return code
+
+
+@kernel
+def move_values(pts, info, p, color, last, previous, vals):
+    """Write the feature values of ``color`` playing the legal move ``p`` into ``vals``
+    (int32, :data:`NGROUPS`); ``vals[PATTERN]`` is the *raw* 3x3 code (map it with
+    :func:`canonical_table`). ``last``/``previous``: the last two moves (PASS or -1: none)."""
+    for g in range(NGROUPS):
+        vals[g] = 0
+    if p == PASS:
+        vals[PASS_G] = 2 if last == PASS else 1
+        return
+    w = info[WIDTH]
+    size = info[BOARDSIZE]
+    opp = 3 - color
+    vals[PATTERN] = pattern3_code(pts, w, p, color)
     # Captures, ataris and escapes, over the distinct neighbouring chains.
     captured = 0
     kind = 3

@@ -5,11 +5,14 @@ move model's weights as the last fallback before random").
 Steps 1 to 3 are the pattern policy's (capture or escape, a shape next to the last move, a
 free point in an empty area). When none of them gives a move, ``FALLBACK_CANDIDATES``
 random playable points (legal, not filling the mover's own true eye, not a self-atari of 2+
-stones, bar the pattern policy's small chance) are scored with the model
-(:func:`mcgo.learn.movemodel.move_log_gamma`: 3x3 pattern with atari states, diamond,
-tactics, distance to the last move, line) and one is drawn in proportion to its gamma: a
-small tournament that leans towards the model's moves at a fixed cost per move, where
-scoring the whole board (the ``learned`` policy) costs about nine times a pattern move.
+stones, bar the pattern policy's small chance) are weighed by the model's gamma of their
+3x3 pattern with atari states (:func:`mcgo.learn.features.pattern3_code`; the model's
+largest feature, and a table lookup) and one is drawn in proportion to it: a small
+tournament that leans towards the model's shapes at a fixed cost per move.
+
+Measured (benchmarks/RESULTS.md): with the whole model's gamma (diamonds, tactics,
+distances, line too) the fallback won 0.73 at equal simulations but cost 2.7 times the CPU
+per simulation and lost at equal CPU (0.32); the pattern gamma alone is the cheaper trade.
 With no playable candidate found it is the pattern policy's random move.
 
 The model is the ``model`` tuple of :func:`.learned_policy.model_tables`; without one given,
@@ -21,7 +24,7 @@ import numpy as np
 from ..board.kernels import (BOARDSIZE, EMPTIES, LAST_MOVE, LEGAL, NEMPTY, PASS, PASSES,
                              TO_MOVE, WIDTH, legality, owner_map, play_legal)
 from ..jit import inline_kernel, kernel
-from ..learn.movemodel import move_log_gamma
+from ..learn.features import pattern3_code
 from ..tactics.eyes import is_true_eye
 from .common import (MOVE_CAP_FACTOR, REJECT_SELF_ATARI, random_below, random_move,
                      record_move, rejects_self_atari)
@@ -39,9 +42,8 @@ def model_weighted_move(pts, info, rng, color, model, scratch):
     n = info[NEMPTY]
     if n == 0:
         return PASS
-    pattern_lg, group_lg, diamond_keys, diamond_lg, vals = model
+    pattern_lg = model[0]
     w = info[WIDTH]
-    last = info[LAST_MOVE]
     total = 0.0
     chosen = PASS
     found = 0
@@ -51,8 +53,7 @@ def model_weighted_move(pts, info, rng, color, model, scratch):
             continue
         if rejects_self_atari(pts, w, p, color, rng, REJECT_SELF_ATARI, scratch):
             continue
-        g = np.exp(move_log_gamma(pts, info, p, color, last, -1, pattern_lg, group_lg,
-                                  diamond_keys, diamond_lg, vals))
+        g = np.exp(pattern_lg[pattern3_code(pts, w, p, color)])
         total += g
         if random_unit(rng) * total < g:
             chosen = p
