@@ -7,6 +7,8 @@ row first, ``X`` black, ``O`` white, ``.`` empty, with or without spaces between
 import io
 import re
 
+from sgfmill import boards
+
 import mcgo
 from mcgo.board import coords
 from mcgo.gtp.controller import GtpFailure
@@ -82,3 +84,25 @@ def fails(session, command):
     except GtpFailure as e:
         return e.message
     return None
+
+
+SGF_COLOR = {mcgo.BLACK: "b", mcgo.WHITE: "w"}
+
+
+def sgfmill_board(board):
+    """sgfmill's board with the stones of a :class:`mcgo.Board`."""
+    ref = boards.Board(board.size)
+    for c in (mcgo.BLACK, mcgo.WHITE):
+        for q in board.stones(c):
+            ref.play(*coords.row_col(q, board.size), SGF_COLOR[c])
+    return ref
+
+
+def sgfmill_allows(board, p, color):
+    """sgfmill's own rules: ``color`` may play ``p`` and its stone stays (no suicide)."""
+    ref = sgfmill_board(board)
+    row, col = coords.row_col(p, board.size)
+    if ref.get(row, col) is not None:
+        return False
+    ref.play(row, col, SGF_COLOR[color])
+    return ref.get(row, col) == SGF_COLOR[color]

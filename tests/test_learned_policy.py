@@ -12,6 +12,7 @@ import helpers
 from mcgo.board import kernels as K
 from mcgo.cli import main
 from mcgo.learn.movemodel import open_model
+from mcgo.options import MODEL_PLAYOUT_POLICIES
 from mcgo.playout import learned_policy, playout_tables
 from mcgo.tactics import eyes
 
@@ -106,21 +107,23 @@ def test_never_fills_its_own_true_eye(model):
     assert counts.sum() == 20000
 
 
-def test_playouts_use_the_given_model(model):
+@pytest.mark.parametrize("policy", MODEL_PLAYOUT_POLICIES)
+def test_playouts_use_the_given_model(model, policy):
     """The default model, given or not, plays the same playouts; a uniform model others."""
     board = mcgo.Board(9)
     board.play("E5")
-    a = mcgo.playout.simulate(board, 50, "learned", seed=3, ownership=True)
-    b = mcgo.playout.simulate(board, 50, "learned", seed=3, ownership=True, model=model)
-    c = mcgo.playout.simulate(board, 50, "learned", seed=3, ownership=True,
+    a = mcgo.playout.simulate(board, 50, policy, seed=3, ownership=True)
+    b = mcgo.playout.simulate(board, 50, policy, seed=3, ownership=True, model=model)
+    c = mcgo.playout.simulate(board, 50, policy, seed=3, ownership=True,
                               model=type(model).uniform())
     assert a.moves == b.moves and np.array_equal(a.owner_sum, b.owner_sum)
     assert a.moves != c.moves
     assert len(playout_tables("pattern", None)[0]) == 1      # placeholders for other policies
 
 
-def test_gtp_genmove_with_the_learned_policy():
-    result = CliRunner().invoke(main, ["gtp", "--policy", "learned", "--playouts", "200",
+@pytest.mark.parametrize("policy", MODEL_PLAYOUT_POLICIES)
+def test_gtp_genmove_with_the_policy(policy):
+    result = CliRunner().invoke(main, ["gtp", "--policy", policy, "--playouts", "200",
                                        "--quiet", "--casebase", "none"],
                                 input="boardsize 9\nclear_board\ngenmove b\nquit\n")
     assert result.exit_code == 0, result.output

@@ -20,10 +20,10 @@ import re
 
 import numpy as np
 import pytest
-from sgfmill import boards
 
 import mcgo
 from mcgo import sgf
+from helpers import sgfmill_allows, sgfmill_board
 from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.match import regress
@@ -32,7 +32,6 @@ from mcgo.tactics.nakade import OPEN_NEIGHBOURS, makes_nakade, nakade_answer, na
 
 SIZES = (9, 19)
 PLACES = [(v, h) for v in ("top", "middle", "bottom") for h in ("left", "middle", "right")]
-SGF_COLOR = {mcgo.BLACK: "b", mcgo.WHITE: "w"}
 
 # "#" a point of the eyespace, "v" its vital point, "." a point outside (walled in).
 VITAL = {
@@ -252,19 +251,6 @@ def test_region_touched_by_both_colours_is_no_eyespace(shape):
                 assert got == K.PASS, (shape, place, name(mixed, q), name(mixed, got), str(mixed))
 
 
-def sgfmill_allows(board, p, color):
-    """sgfmill's own rules: ``color`` may play ``p`` and its stone stays (no suicide)."""
-    ref = boards.Board(board.size)
-    for c in (mcgo.BLACK, mcgo.WHITE):
-        for q in board.stones(c):
-            ref.play(*coords.row_col(q, board.size), SGF_COLOR[c])
-    row, col = coords.row_col(p, board.size)
-    if ref.get(row, col) is not None:
-        return False
-    ref.play(row, col, SGF_COLOR[color])
-    return ref.get(row, col) == SGF_COLOR[color]
-
-
 @pytest.mark.parametrize("shape", sorted(VITAL) + sorted(NO_VITAL))
 def test_answer_to_a_wall_move(shape):
     """After the wall's owner plays a wall stone next to the eyespace, the other side's
@@ -394,14 +380,6 @@ def test_fuego_regression_vital_points(fuego_regression_dir):
     assert found - agree == DISAGREEING
 
 
-def sgfmill_of(board):
-    ref = boards.Board(board.size)
-    for c in (mcgo.BLACK, mcgo.WHITE):
-        for q in board.stones(c):
-            ref.play(*coords.row_col(q, board.size), SGF_COLOR[c])
-    return ref
-
-
 def is_connected(points, w):
     """True when the points form one 4-connected region (else each part is an eye)."""
     points = set(points)
@@ -447,7 +425,7 @@ def test_self_atari_throw_in_is_a_nakade_when_the_captured_space_has_one_eye(cel
                                     white=board.stones(mcgo.WHITE))
                     except ValueError:
                         continue        # a black stone without liberties: no position
-                    ref = sgfmill_of(setup)
+                    ref = sgfmill_board(setup)
                     row, col = coords.row_col(p, 9)
                     after = ref.copy()
                     after.play(row, col, "b")

@@ -16,7 +16,6 @@ import pathlib
 
 import numpy as np
 import pytest
-from sgfmill import boards
 
 import mcgo
 from mcgo import sgf
@@ -24,6 +23,7 @@ from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.gtp.controller import GtpEngine
 from mcgo.tactics import atari, geometry, ladder, liberties, two_liberties
+from helpers import sgfmill_board
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GTP_COLOR = {mcgo.BLACK: "black", mcgo.WHITE: "white"}
@@ -104,15 +104,6 @@ def vertex(board, p):
 
 
 # --------------------------------------------------------------------------- sgfmill oracle
-def sgfmill_board(board):
-    ref = boards.Board(board.size)
-    for color in (mcgo.BLACK, mcgo.WHITE):
-        for p in board.stones(color):
-            row, col = coords.row_col(p, board.size)
-            ref.play(row, col, SGF_COLOR[color])
-    return ref
-
-
 def after_move(ref, board, p, color):
     """What sgfmill's board says of ``color`` playing ``p``: (stones it removed, size and
     liberty count of the chain at ``p`` afterwards)."""
