@@ -87,31 +87,49 @@ def is_vital_shape(key):
 
 
 @kernel
+def shape_key(w, scratch, n):
+    """The key (points, adjacent pairs, highest degree; as ``_key``) of the region
+    ``scratch[:n]`` (any contents: empty points, or stones to be captured), and its first
+    point of highest degree, the vital point where the shape has one."""
+    degrees = 0
+    best = PASS
+    best_degree = 0
+    for i in range(n):
+        s = scratch[i]
+        degree = 0
+        for j in range(n):
+            d = scratch[j] - s
+            if d == 1 or d == -1 or d == w or d == -w:
+                degree += 1
+        degrees += degree
+        if degree > best_degree:
+            best = s
+            best_degree = degree
+    return (n * 16 + degrees // 2) * 8 + best_degree, best
+
+
+@kernel
 def nakade_point(pts, w, p, scratch):
     """The vital point of the eyespace holding the empty point ``p``, PASS when there is none.
 
     The eyespace is the 4-connected region of empty points around ``p``; it must have
     ``MIN_EYESPACE`` to ``MAX_EYESPACE`` points, all the stones touching it one colour
-    (edges allowed), and a shape of the table above. ``scratch`` (int32, room for 8 points)
-    holds the region; nothing is allocated. Stops at the region's 7th point or at the first
-    stone of a second colour, so a large or contested area costs a few steps."""
+    (edges allowed), and a shape of the table above (:func:`shape_key`). ``scratch`` (int32,
+    room for 8 points) holds the region; nothing is allocated. Stops at the region's 7th
+    point or at the first stone of a second colour, so a large or contested area costs a
+    few steps."""
     if pts[COLOR, p] != EMPTY:
         return PASS
     scratch[0] = p
     n = 1
     owner = EMPTY
-    degrees = 0      # twice the number of adjacent pairs
-    best = PASS      # the first point of highest degree ...
-    best_degree = 0  # ... and that degree
     i = 0
     while i < n:
         s = scratch[i]
         i += 1
-        degree = 0
         for q in (s - 1, s + 1, s - w, s + w):
             c = pts[COLOR, q]
             if c == EMPTY:
-                degree += 1
                 if not _in_list(scratch, n, q):
                     if n == MAX_EYESPACE:
                         return PASS
@@ -122,15 +140,10 @@ def nakade_point(pts, w, p, scratch):
                     owner = c
                 elif c != owner:
                     return PASS
-        degrees += degree
-        if degree > best_degree:
-            best = s
-            best_degree = degree
     if n < MIN_EYESPACE:
         return PASS
-    if is_vital_shape((n * 16 + degrees // 2) * 8 + best_degree):
-        return best
-    return PASS
+    key, vital = shape_key(w, scratch, n)
+    return vital if is_vital_shape(key) else PASS
 
 
 @kernel
@@ -215,28 +228,6 @@ def nakade_answer(pts, info, last, color, scratch):
         if v != PASS and legality(pts, info, v, color) == LEGAL:
             return v
     return PASS
-
-
-@kernel
-def shape_key(w, scratch, n):
-    """The key (points, adjacent pairs, highest degree) of the region ``scratch[:n]``, and
-    its first point of highest degree: the same invariants :func:`nakade_point` reads off
-    an empty region, for a region given as a list (any contents)."""
-    degrees = 0
-    best = PASS
-    best_degree = 0
-    for i in range(n):
-        s = scratch[i]
-        degree = 0
-        for j in range(n):
-            d = scratch[j] - s
-            if d == 1 or d == -1 or d == w or d == -w:
-                degree += 1
-        degrees += degree
-        if degree > best_degree:
-            best = s
-            best_degree = degree
-    return (n * 16 + degrees // 2) * 8 + best_degree, best
 
 
 SQUARE_FOUR = (4, 4, 2)   # no vital point, but one eye whatever is played: dead shape too
