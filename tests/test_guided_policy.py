@@ -55,6 +55,5 @@ def test_fallback_prefers_the_models_moves(model, goban_games_dir):
         for p in set(int(x) for x in np.unique(np.array([g, u]))):
             assert sgfmill_allows(board, p, color)
     test = stats.ttest_ind(guided, uniform, equal_var=False, alternative="greater")
-    print(f"mean log p: guided {np.mean(guided):.3f}, uniform {np.mean(uniform):.3f}, p {test.pvalue:.2g}")
     assert np.mean(guided) > np.mean(uniform) + 0.5, (np.mean(guided), np.mean(uniform))
     assert test.pvalue < 1e-6

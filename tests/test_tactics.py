@@ -367,7 +367,6 @@ def test_capturing_a_two_liberty_chain_agrees_with_gnugo(real_positions, gnugo):
             gnugo.send("undo")
             found += 1
     assert found >= 10, found
-    print(f"two-liberty captures: GNU Go agrees on {agree} of {found}: {disagree}")
     assert agree >= MIN_TWO_LIBERTY_AGREEMENT * found, (agree, found, disagree)
 
 

@@ -79,7 +79,7 @@ class HandPriors:
 
     def __init__(self, sharpness=HAND_SHARPNESS):
         self.sharpness = sharpness
-        self._work = {}
+        self._ladder = {}
 
     def scores(self, pts, info, color, previous=-1):
         """(moves, scores) of every legal move, pass last."""
@@ -88,17 +88,17 @@ class HandPriors:
         from ..playout import shape_table
         from ..search.priors import set_priors
         from ..search.tree import NF_ROWS, PRIOR_VISITS, PRIOR_WINS
-        from ..playout.dispatch import new_work
+        from ..tactics.ladder import new_ladder_space
         size = int(info[K.BOARDSIZE])
         moves = np.zeros(size * size + 1, dtype=np.int32)
         n = K.legal_moves(pts, info, color, moves)
         moves[n] = K.PASS
         moves = moves[:n + 1]
         floats = np.zeros((NF_ROWS, len(moves)), dtype=np.float64)
-        if size not in self._work:
-            self._work[size] = new_work(size)
+        if size not in self._ladder:
+            self._ladder[size] = new_ladder_space(size)
         set_priors(moves, floats, 0, len(moves), pts, info, zobrist(size), shape_table(),
-                   self._work[size], color)
+                   self._ladder[size], color)
         value = floats[PRIOR_WINS] / floats[PRIOR_VISITS]
         return moves, self.sharpness * value
 

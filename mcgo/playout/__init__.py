@@ -3,15 +3,15 @@
 Policies, each in a file of its own:
 
 * ``random`` (:mod:`.random_policy`): uniform among legal moves that do not fill an own eye;
-* ``pattern`` (:mod:`.pattern_policy`): captures and escapes, nakade vital points, MoGo 3x3
-  shapes, free 3rd/4th line points, then random, rejecting most self-ataris;
+* ``pattern`` (:mod:`.pattern_policy`): captures and escapes, MoGo 3x3 shapes, free 3rd/4th
+  line points, then random, rejecting most self-ataris;
 * ``fill`` (:mod:`.fill_policy`): random fill of every empty point and a life judgement by
   eyespaces;
 * ``auto`` (:mod:`.auto_policy`): pattern below 19x19; on 19x19 fill for the first 40 moves
   of the game, then pattern;
 * ``learned`` (:mod:`.learned_policy`): each move drawn in proportion to the learned move
   model's gamma near the last two moves, a cheap base weight elsewhere;
-* ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders too;
+* ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders and nakade too;
 * ``lgrf`` (:mod:`.lgrf_policy`): the last good reply to the last two moves or the last
   move that earlier simulations of the thread taught it (Baier and Drake's LGRF-2), else
   the pattern playout;
@@ -28,7 +28,8 @@ Adding a policy ``NAME``: one new file and one registry line.
    ``play_out(pts, info, zob, pat3, work, rng, owner, record, model)`` that plays the
    position to the end in place, writes the final owners into ``owner`` and returns the moves
    played (``work``: the thread's work arrays, :func:`new_work`, its scratch rows, the
-   ladder reader's space and the ``lgrf`` reply tables; ``model``: the learned move model's arrays, :func:`model_tables`;
+   ladder reader's space and the ``lgrf`` reply tables; ``model``: the learned move
+   model's arrays, :func:`model_tables`;
    most ignore it). A policy that chooses one move at a time writes ``choose_move(pts, info,
    zob, pat3, work, rng, color)`` and returns ``common.play_moves(choose_move, ...)`` (see
    :mod:`.random_policy`).

@@ -8,12 +8,13 @@ random playable points (legal, not filling the mover's own true eye, not a self-
 stones, bar the pattern policy's small chance) are weighed by the model's gamma of their
 3x3 pattern with atari states (:func:`mcgo.learn.features.pattern3_code`; the model's
 largest feature, and a table lookup) and one is drawn in proportion to it: a small
-tournament that leans towards the model's shapes at a fixed cost per move.
+tournament that leans towards the model's shapes at a fixed cost per move. With no
+playable candidate found it is the pattern policy's random move.
 
-Measured (benchmarks/RESULTS.md): with the whole model's gamma (diamonds, tactics,
+Measured on 9x9 (benchmarks/RESULTS.md): with the whole model's gamma (diamonds, tactics,
 distances, line too) the fallback won 0.73 at equal simulations but cost 2.7 times the CPU
-per simulation and lost at equal CPU (0.32); the pattern gamma alone is the cheaper trade.
-With no playable candidate found it is the pattern policy's random move.
+per simulation and lost at equal CPU (0.29); with the pattern gamma alone, 0.58 at equal
+simulations and 0.49 at equal CPU (0.72 of the rate). Not the default.
 
 The model is the ``model`` tuple of :func:`.learned_policy.model_tables`; without one given,
 the shipped default model (:data:`mcgo.options.MODEL_PLAYOUT_POLICIES`).

@@ -65,8 +65,7 @@ from ..learn.movemodel import move_log_gamma
 from ..tactics.atari import is_self_atari
 from ..tactics.eyes import is_true_eye
 from .common import (MOVE_CAP_FACTOR, REJECT_SELF_ATARI, SELF_ATARI_KEEP_ONE_IN, next_random,
-                     random_below,
-                     random_move, record_move, seed_rng)
+                     random_below, random_move, record_move, seed_rng)
 
 NEAR_RADIUS = 2        # near points: Manhattan distance 1..2 of the last two moves
 FAR_TRIES = 8          # random empty points tried for a far move (then the near choice)
@@ -204,7 +203,8 @@ def choose_move(pts, info, rng, color, previous, mark, model, scratch):
     else:
         move = far_move(pts, info, rng, color, mark)
         if move == PASS:
-            move = chosen if total > 0.0 else random_move(pts, info, rng, color, REJECT_SELF_ATARI, scratch)
+            move = chosen if total > 0.0 else random_move(pts, info, rng, color,
+                                                          REJECT_SELF_ATARI, scratch)
     unmark(info, last, mark)
     unmark(info, previous, mark)
     return move

@@ -88,7 +88,7 @@ def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, m
                          params[P_MODEL_PRIOR], pattern_lg, group_lg, diamond_keys, diamond_lg,
                          vals)
     if params[P_PRIORS] != 0.0:
-        set_priors(ints[MOVE], floats, first, count, pts, info, zob, pat3, work, color)
+        set_priors(ints[MOVE], floats, first, count, pts, info, zob, pat3, work[1], color)
     state[NEXT_FREE] = first + count
     # Publish last: another thread sees the children only once they are complete.
     ints[FIRST_CHILD, node] = first

@@ -74,15 +74,13 @@ def leaves_the_ladder(pts, w, p, head, color):
 
 
 @kernel
-def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, work, color):
+def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, color):
     """Give the ``count`` children starting at column ``first`` (moves in ``ints_moves``)
-    their prior virtual visits and wins in the position ``(pts, info)`` (``work``: the
-    thread's playout work arrays, :func:`mcgo.playout.dispatch.new_work`: scratch rows and
-    the ladder space)."""
+    their prior virtual visits and wins in the position ``(pts, info)`` (``ladder``: the
+    thread's ladder space, :mod:`mcgo.tactics.ladder`)."""
     w = info[WIDTH]
     size = info[BOARDSIZE]
     last = info[LAST_MOVE]
-    ladder = work[1]
     escape = PASS
     attack = PASS
     threat = PASS

@@ -31,9 +31,11 @@ status code to read.
 'B1'
 """
 
-from ..board.kernels import BLACK, COLOR, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, WHITE, WIDTH, legality
+from ..board.kernels import (BLACK, COLOR, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, WHITE, WIDTH,
+                             legality)
 from ..jit import kernel
-from .liberties import extension_liberties, first_liberty, liberties_after, touches_atari, two_liberties
+from .liberties import (extension_liberties, first_liberty, liberties_after, touches_atari,
+                        two_liberties)
 
 ESCAPE_LIBERTIES = 3    # an extension that reaches this many liberties saves the chain
 CAPTURED_LIBERTIES = 1  # an extension left with at most this many is taken next move
