@@ -117,6 +117,44 @@ def influence(game, move_number, output, threshold):
     click.echo(f"wrote {output}")
 
 
+@main.command("ownership")
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--move", "move_number", type=click.IntRange(0), default=80, show_default=True,
+              help="Show the position after this many moves.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="Picture to write (.png or .svg).")
+@click.option("--net", default="dagrnn", show_default=True,
+              help="Ownership network: 'dagrnn' (shipped) or a file of `mcgo learn ownership`.")
+@click.option("--playouts", type=click.IntRange(0), default=1000, show_default=True,
+              help="Also draw the playouts' ownership from this many playouts (0: no).")
+def ownership_picture(game, move_number, output, net, playouts):
+    """Draw a position of GAME.sgf beside its ownership: seed 003's network and the playouts."""
+    from .ownership.model import open_ownership
+    from .ownership.network import NetworkError
+    from .sgf import ReplayError, SgfError, read_game, replay
+
+    try:
+        model = open_ownership(net)
+    except (NetworkError, FileNotFoundError) as e:
+        raise click.BadParameter(str(e), param_hint="--net")
+    try:
+        record = read_game(game)
+        board = replay(record, max_moves=move_number)
+    except ReplayError as e:
+        raise click.ClickException(f"{e} (use a smaller --move)")
+    except SgfError as e:
+        raise click.ClickException(str(e))
+    maps = [(f"network ({net})", model.ownership(board))]
+    if playouts:
+        from .playout import ownership
+        maps.append((f"playouts ({playouts})", (ownership(board, playouts=playouts) + 1) / 2))
+    from .ownership.picture import draw_ownership
+    name = game.rsplit("/", 1)[-1]
+    draw_ownership(board, maps, output,
+                   title=f"{name} after {min(move_number, len(record.moves))} moves")
+    click.echo(f"wrote {output}")
+
+
 PRESET_CHOICES = list(options.PRESETS)
 PLAYOUT_POLICY_CHOICES = list(options.PLAYOUT_POLICIES)
 

@@ -11,7 +11,7 @@ BOARD_COLOUR = "#dcb35c"
 MAP_COLOURS = {BLACK: "#202020", WHITE: "#f4f4f4"}
 
 
-def _draw_grid(ax, size, title):
+def draw_grid(ax, size, title):
     ax.set_facecolor(BOARD_COLOUR)
     for i in range(size):
         ax.plot([0, size - 1], [i, i], color="black", linewidth=0.6, zorder=1)
@@ -38,8 +38,8 @@ def draw_influence(board, path, threshold=DEFAULT_THRESHOLD, title=""):
     size = board.size
     classes = influence_map(board, threshold)
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 5.6))
-    _draw_grid(left, size, title or "position")
-    _draw_grid(right, size, f"influence map (threshold {threshold:g})")
+    draw_grid(left, size, title or "position")
+    draw_grid(right, size, f"influence map (threshold {threshold:g})")
     for p in coords.all_points(size):
         r, c = coords.row_col(p, size)
         stone = int(board.pts[COLOR, p])

@@ -8,7 +8,7 @@ import click
 
 @click.group()
 def learn():
-    """Learn from game records: datasets, statistics, move models."""
+    """Learn from game records: datasets, statistics, move models, the ownership network."""
 
 
 def register():
@@ -16,8 +16,10 @@ def register():
     from .evaluate import evaluate_command, moves_command
     from .extract import extract_command
     from .patterns_command import patterns
+    from ..ownership.commands import ownership_command
 
-    for command in (extract_command, patterns, moves_command, evaluate_command):
+    for command in (extract_command, patterns, moves_command, evaluate_command,
+                    ownership_command):
         learn.add_command(command)
 
 

@@ -166,6 +166,14 @@ def format_table(table):
 
 
 # ----------------------------------------------------------------------------- commands
+def _is_ownership_network(path):
+    """True when ``path`` is a network file of ``mcgo learn ownership`` (by its metadata)."""
+    if not os.path.isfile(path):
+        return False
+    from ..ownership.network import is_network_file
+    return is_network_file(path)
+
+
 def _move_range(text):
     if text is None:
         return (1, None)
@@ -229,7 +237,9 @@ def moves_command(games, output, size, max_games, min_seen, diamond_min_seen, di
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def evaluate_command(model, games, move_range, size, part, as_json):
     """Move prediction of MODEL (a file, 'default' for the shipped model, 'hand' for the
-    tree's hand-written priors, or 'uniform') on the test games of GAMES."""
+    tree's hand-written priors, 'uniform', or seed 003's ownership network as a 1-ply
+    ranker: 'dagrnn' for the shipped one or a file of `mcgo learn ownership`) on the test
+    games of GAMES."""
     from .movemodel import ModelError, MoveModel, open_model, read_records
     span = _move_range(move_range)
     _check_inputs(games)
@@ -237,6 +247,13 @@ def evaluate_command(model, games, move_range, size, part, as_json):
         chosen = MoveModel.uniform()
     elif model == "hand":
         chosen = HandPriors()
+    elif model == "dagrnn" or _is_ownership_network(model):
+        from ..ownership.model import open_ownership
+        from ..ownership.network import NetworkError
+        try:
+            chosen = open_ownership(model)
+        except NetworkError as e:
+            raise click.BadParameter(str(e), param_hint="MODEL") from None
     else:
         try:
             chosen = open_model(model)

@@ -190,6 +190,18 @@ class SeedStats:
         self.games += 1
         return len(positions)
 
+    def merge(self, other, sign=1):
+        """Add ``other``'s counts (statistics of the same size and settings) to these, or with
+        ``sign=-1`` take them away (a game's own counts, for a leave-one-out reading)."""
+        if (other.size, other.cap, other.to_move_view, other.territory) != \
+                (self.size, self.cap, self.to_move_view, self.territory):
+            raise ValueError("statistics of another size or other settings")
+        for name in COUNT_TABLES:
+            getattr(self, name)[...] += sign * getattr(other, name)
+        self.games += sign * other.games
+        self.positions += sign * other.positions
+        self._s_table = None
+
     def add_games(self, games):
         """Count an iterable of ``(record, final_owner)``. Returns the number of games."""
         n = 0

@@ -25,6 +25,7 @@ Positions are drawn per game, never split across the dataset's parts: the exampl
 0.875
 """
 
+import contextlib
 import random
 
 import numpy as np
@@ -89,23 +90,47 @@ def sample_numbers(game, per_game, rng, first=1):
     return sorted(rng.sample(choices, per_game))
 
 
+@contextlib.contextmanager
+def leaving_out(stats, game):
+    """``stats`` without the counts of ``game`` while the block runs (then restored): the
+    propensity of a game's positions must not know that game's own final ownership, or the
+    net learns to trust it on its training games more than it can on any other (the
+    statistics of the train games are gathered from those very games)."""
+    from ..learn.seedstats import SeedStats
+    own = SeedStats(stats.size, cap=stats.cap, to_move_view=stats.to_move_view,
+                    territory=stats.territory)
+    own.add_game(game.record(), game.ownership)
+    stats.merge(own, sign=-1)
+    try:
+        yield stats
+    finally:
+        stats.merge(own)
+
+
 def build_arrays(dataset, split, stats, radius, per_game=None, seed=0, w=HEADLINE_W,
-                 k=HEADLINE_K, symmetries=True, progress=None):
+                 k=HEADLINE_K, symmetries=True, progress=None, leave_out=False):
     """The examples of the games of ``split``: ``(inputs (n, size, size, F) float32,
     targets (n, size, size) float32, move numbers (n,) int32, game indices (n,) int32)``.
 
     ``per_game``: positions drawn per game (None: every position); ``symmetries``: each
     game shown under one random symmetry of the board (the examples stay one game's);
-    ``progress``: called with the number of games done."""
+    ``progress``: called with the number of games done; ``leave_out``: the games' own
+    counts are in ``stats`` (gathered from them): read each game's propensity without them
+    (:func:`leaving_out`)."""
     rng = random.Random(seed)
     inputs, targets, numbers, games = [], [], [], []
     for done, index in enumerate(dataset.game_indices(split), 1):
-        game = dataset.game(index)
+        original = game = dataset.game(index)
         if symmetries:
             game = game.transformed(rng.randrange(8))
         chosen = range(1, len(game.moves) + 1) if per_game is None else \
             sample_numbers(game, per_game, rng)
-        for x, t, n in game_examples(game, stats, chosen, radius, w, k):
+        if leave_out and not original.setups:    # (a game with set-ups is not counted)
+            with leaving_out(stats, original):
+                examples = game_examples(game, stats, chosen, radius, w, k)
+        else:
+            examples = game_examples(game, stats, chosen, radius, w, k)
+        for x, t, n in examples:
             inputs.append(x)
             targets.append(t)
             numbers.append(n)

@@ -87,7 +87,7 @@ def chain_means(board, owner):
     return out
 
 
-def judge(board, owner):
+def judge(board, owner, second_opinion=None):
     """Chain statuses from an ownership map ``owner`` ((size, size), +1 black).
 
     1. dead: mean own-view ownership below DEAD_BELOW;
@@ -101,7 +101,9 @@ def judge(board, owner):
        partners kill it by sacrifice (``Structure.doomed``); then the structure is looked
        at again without it, up to MAX_SETTLING times;
     5. the rest: alive when safe or above ALIVE_ABOVE; an unsettled one alive when its
-       side wins such a race, else by the sign of its ownership.
+       side wins such a race, else by the sign of its ownership, or, given a
+       ``second_opinion`` (another ownership map, +1 black: seed 003's network), by the
+       sign of that one's mean over the chain, where the playouts are unsure.
     """
     stats = chain_means(board, owner)
     dead = {i for i, (_, _, mean) in enumerate(stats) if mean < DEAD_BELOW}
@@ -155,19 +157,28 @@ def judge(board, owner):
             alive.extend(chain)
         else:
             unsettled.extend(chain)
+            if second_opinion is not None:
+                sign = 1.0 if board.color_at(chain[0]) == BLACK else -1.0
+                mean = sign * float(np.mean([second_opinion[coords.row_col(p, board.size)]
+                                             for p in chain]))
             lives = ch in winners or (ch not in losers and mean >= UNSETTLED_SPLIT)
             (alive if lives else dead_points).extend(chain)
     return Verdict(sorted(alive), sorted(dead_points), sorted(seki), owner, sorted(unsettled))
 
 
-def estimate(board, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=1):
+def estimate(board, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=1,
+             ownership_model=None):
     """Chain statuses by playouts from the position. The playouts start as if no one had
     passed: at the end of a game (two passes) they would otherwise stop at once and call
-    every stone alive."""
+    every stone alive. ``ownership_model`` (an :class:`mcgo.ownership.OwnershipModel`)
+    settles the chains the playouts leave unsure (:func:`judge`)."""
     start = board.copy()
     start.info[PASSES] = 0
     owner = ownership(start, playouts=playouts, policy=policy, seed=seed, threads=threads)
-    return judge(board, owner)
+    second = None
+    if ownership_model is not None:
+        second = 2.0 * ownership_model.ownership(board) - 1.0
+    return judge(board, owner, second)
 
 
 def score_without(board, dead):
@@ -212,24 +223,27 @@ class Status:
     playouts once. It keeps the last position only.
     """
 
-    def __init__(self, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=1):
+    def __init__(self, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=1,
+                 ownership_model=None):
         self.playouts = playouts
         self.policy = policy
         self.seed = seed
         self.threads = threads
+        self.ownership_model = ownership_model   # settles what the playouts leave unsure
         self._key = None
         self._verdict = None
 
     def _position_key(self, board):
         return (board.size, board.komi, board.pts.tobytes(), board.info.tobytes(),
-                self.playouts, self.policy, self.seed, self.threads)
+                self.playouts, self.policy, self.seed, self.threads, id(self.ownership_model))
 
     def verdict(self, board):
         """The :class:`Verdict` of ``board``'s position (estimated now, or remembered)."""
         key = self._position_key(board)
         if key != self._key:
             self._verdict = estimate(board, playouts=self.playouts, policy=self.policy,
-                                     seed=self.seed, threads=self.threads)
+                                     seed=self.seed, threads=self.threads,
+                                     ownership_model=self.ownership_model)
             self._key = key
         return self._verdict
 
