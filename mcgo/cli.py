@@ -255,7 +255,12 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
               metavar="FILE|default|none",
               help="Learned move model for the tree's priors: a file (mcgo learn moves), "
                    "the shipped one (default), or none.")
-def gtp(quiet, casebase, casebase_moves, model_file, **engine_settings):
+@click.option("--ownership-net", "ownership_net", default="none", show_default=True,
+              metavar="FILE|dagrnn|none",
+              help="Seed 003's ownership network for the chains the playouts leave unsure "
+                   "in final_status_list and final_score, and for mcgo-ownership net: a "
+                   "file (mcgo learn ownership), the shipped one (dagrnn), or none.")
+def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -277,9 +282,19 @@ def gtp(quiet, casebase, casebase_moves, model_file, **engine_settings):
         except ModelError as e:
             raise click.BadParameter(str(e), param_hint="--model") from None
 
+    net = None
+    if ownership_net != "none":
+        from .ownership.model import open_ownership
+        from .ownership.network import NetworkError
+        try:
+            net = open_ownership(ownership_net)
+        except NetworkError as e:
+            raise click.BadParameter(str(e), param_hint="--ownership-net") from None
+
     def start_engine():
         engine = make_engine(default_size=options.DEFAULT_GTP_SIZE, verbose=not quiet,
                              model=model, **engine_settings)
+        engine.ownership_model = net
         engine.opening_advisor = advisor if casebase != "default" else \
             make_opening_advisor(casebase, casebase_moves, quiet)
         engine.warm_up()

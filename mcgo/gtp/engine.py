@@ -76,6 +76,7 @@ class Engine:
         self.received_at = None      # when the command being answered arrived
         self._out_lock = threading.Lock()
         self._analysis = None
+        self._shown_net = None       # the shipped network, loaded when mcgo-ownership asks
         self._new_board(size, komi)
 
     def warm_up(self):
@@ -95,6 +96,16 @@ class Engine:
     @property
     def clock(self):
         return self.player.clock
+
+    @property
+    def ownership_model(self):
+        """Seed 003's network (:class:`mcgo.ownership.model.OwnershipModel`) or None: it
+        settles the chains the playouts leave unsure, and ``mcgo-ownership net`` shows it."""
+        return self.status.ownership_model
+
+    @ownership_model.setter
+    def ownership_model(self, model):
+        self.status.ownership_model = model
 
     @property
     def opening_advisor(self):
@@ -512,6 +523,7 @@ class Engine:
     def cmd_gogui_analyze_commands(self, args):
         return "\n".join([
             "gfx/Ownership/mcgo-ownership",
+            "gfx/Ownership (network)/mcgo-ownership net",
             "gfx/Best moves/mcgo-best_moves",
             "string/Search tree/mcgo-tree",
             "gfx/Case base match/mcgo-casebase",
@@ -521,9 +533,30 @@ class Engine:
         ])
 
     def cmd_mcgo_ownership(self, args):
-        owner = ownership(self.board, playouts=OWNERSHIP_PLAYOUTS, policy=self.policy,
-                          seed=self.seed, threads=self.threads)
+        """GoGui gfx: who owns each point, by the playouts (``playouts``, the default) or by
+        seed 003's network (``net``: the engine's, else the shipped one)."""
+        need(args, 0, 1)
+        source = args[0].lower() if args else "playouts"
+        if source == "playouts":
+            owner = ownership(self.board, playouts=OWNERSHIP_PLAYOUTS, policy=self.policy,
+                              seed=self.seed, threads=self.threads)
+        elif source == "net":
+            owner = 2.0 * self._ownership_net().ownership(self.board) - 1.0
+        else:
+            raise GtpError(f"unknown ownership source {args[0]!r}: playouts or net")
         return analysis.gfx_ownership(owner, self.board.size)
+
+    def _ownership_net(self):
+        if self.ownership_model is None:
+            from ..ownership.model import SHIPPED, open_ownership
+            from ..ownership.network import NetworkError
+            if self._shown_net is None:
+                try:
+                    self._shown_net = open_ownership(SHIPPED)
+                except NetworkError as e:
+                    raise GtpError(str(e)) from None
+            return self._shown_net
+        return self.ownership_model
 
     def cmd_mcgo_best_moves(self, args):
         board = self.board.copy()
