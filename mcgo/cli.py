@@ -260,7 +260,11 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
               help="Seed 003's ownership network for the chains the playouts leave unsure "
                    "in final_status_list and final_score, and for mcgo-ownership net: a "
                    "file (mcgo learn ownership), the shipped one (dagrnn), or none.")
-def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, **engine_settings):
+@click.option("--ownership-prior", type=click.FloatRange(0), default=0.0, show_default=True,
+              help="Virtual visits of the network's 1-ply prior on the root's moves "
+                   "(0: none; needs --ownership-net).")
+def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior,
+        **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -283,6 +287,8 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, **engine_set
             raise click.BadParameter(str(e), param_hint="--model") from None
 
     net = None
+    if ownership_prior and ownership_net == "none":
+        raise click.BadParameter("needs --ownership-net", param_hint="--ownership-prior")
     if ownership_net != "none":
         from .ownership.model import open_ownership
         from .ownership.network import NetworkError
@@ -295,6 +301,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, **engine_set
         engine = make_engine(default_size=options.DEFAULT_GTP_SIZE, verbose=not quiet,
                              model=model, **engine_settings)
         engine.ownership_model = net
+        engine.use_ownership_prior(ownership_prior)
         engine.opening_advisor = advisor if casebase != "default" else \
             make_opening_advisor(casebase, casebase_moves, quiet)
         engine.warm_up()

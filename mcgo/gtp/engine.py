@@ -107,6 +107,13 @@ class Engine:
     def ownership_model(self, model):
         self.status.ownership_model = model
 
+    def use_ownership_prior(self, visits):
+        """Give the root's children the network's 1-ply prior with ``visits`` virtual visits
+        (0: none); needs :attr:`ownership_model`."""
+        if visits and self.ownership_model is None:
+            raise ValueError("the ownership prior needs an ownership network")
+        self.player.search.ownership_prior = (self.ownership_model, visits) if visits else None
+
     @property
     def opening_advisor(self):
         return self.player.opening_advisor

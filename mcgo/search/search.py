@@ -198,6 +198,10 @@ class Search:
         self._root_to_move = None   # and the side to move there
         self.last_result = None
         self.last_board = None
+        # Seed 003's 1-ply ranker as a prior of the root's children: (OwnershipModel,
+        # virtual visits), or None. Given once per root node (a reused root keeps it).
+        self.ownership_prior = None
+        self._ownership_prior_roots = set()
 
     # ------------------------------------------------------------------ trees
     def set_seed(self, seed):
@@ -248,6 +252,7 @@ class Search:
         if not reused:
             for t in self.trees:
                 t.reset()
+            self._ownership_prior_roots.clear()   # node numbers start again
         self._root_history = list(board.history)
         self._root_to_move = board.to_move
         return reused
@@ -288,6 +293,28 @@ class Search:
                 move = int(t.ints[MOVE, c])
                 t.ints[BLOCKED, c] = move != PASS and board.legality(move) is not None
                 t.floats[BONUS, c] = bonus[move] if bonus is not None else 0.0
+        if self.ownership_prior is not None:
+            self._add_ownership_prior(board)
+
+    def _add_ownership_prior(self, board):
+        """Each root child gets ``visits`` virtual visits and ``visits * exp((E - E_best) /
+        T)`` virtual wins, ``E`` the mover's expected area after the move by the network and
+        ``T`` its fitted temperature (the move model's prior form, :mod:`.priors`); once per
+        root position."""
+        model, visits = self.ownership_prior
+        roots = [(i, t.root) for i, t in enumerate(self.trees)]
+        if all(root in self._ownership_prior_roots for root in roots):
+            return
+        self._ownership_prior_roots.update(roots)
+        moves, areas = model.move_areas(board.pts, board.root_info, board.to_move)
+        ratio = np.exp((areas - areas.max()) / model.temperature)
+        prior = dict(zip(moves.tolist(), ratio.tolist()))
+        for t in self.trees:
+            for c in t.children(t.root):
+                p = prior.get(int(t.ints[MOVE, c]))
+                if p is not None:
+                    t.floats[PRIOR_VISITS, c] += visits
+                    t.floats[PRIOR_WINS, c] += visits * p
 
     # ------------------------------------------------------------------ search
     def run(self, board, playouts=None, seconds=None, root_bonus=None, stop=None,
