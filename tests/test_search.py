@@ -314,3 +314,30 @@ def test_named_settings_reach_the_search_of_a_gtp_engine():
         sizes[bool(settings)] = search.workers[0].tree.used
     assert sizes[True] == 1 + 81 + 1           # the root, its 81 moves and the pass
     assert sizes[False] > 2 * sizes[True]
+
+
+def test_ownership_prior_follows_the_ranker_once_per_root():
+    """Seed 003's section 3.4 ranker as a prior: each root child gets the virtual visits
+    once, with wins in the order of the mover's expected area after the move."""
+    from mcgo.ownership.model import open_ownership
+    model = open_ownership("dagrnn")
+    board = mcgo.Board(9, komi=7.0)
+    board.play("E5")
+    board.play("C3")
+    search = Search(seed=1, policy="pattern")
+    search.ownership_prior = (model, 15.0)
+    first = search.run(board, playouts=300)
+    moves, areas = model.move_areas(board.pts, board.info, board.to_move)
+    area = dict(zip(moves.tolist(), areas.tolist()))
+    stats = {m.move: m for m in first.moves}
+    plain = {m.move: m for m in Search(seed=1, policy="pattern").run(board, playouts=300).moves}
+    extra = {p: stats[p].prior_visits - plain[p].prior_visits for p in stats if p in plain}
+    assert len(extra) > 20 and all(v == pytest.approx(15.0) for v in extra.values())
+    wins = {p: stats[p].prior_wins - plain[p].prior_wins for p in extra}
+    assert max(wins.values()) == pytest.approx(15.0)
+    for p in extra:
+        for q in extra:
+            if wins[p] < wins[q] - 1e-9:
+                assert area[p] < area[q]
+    again = {m.move: m.prior_visits for m in search.run(board, playouts=100).moves}
+    assert all(again[p] == pytest.approx(stats[p].prior_visits) for p in again if p in stats)
