@@ -235,7 +235,10 @@ def moves_command(games, output, size, max_games, min_seen, diamond_min_seen, di
 @click.option("--split", "part", type=click.Choice(["test", "validation", "train", "all"]),
               default="test", show_default=True, help="Games of this split only (never tune on test).")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-def evaluate_command(model, games, move_range, size, part, as_json):
+@click.option("--fit-temperature", "fit_positions", type=click.IntRange(0), default=0,
+              help="For the ownership network: first fit its ranker's temperature on N "
+                   "positions (same move numbers) of the validation games of GAMES.")
+def evaluate_command(model, games, move_range, size, part, as_json, fit_positions):
     """Move prediction of MODEL (a file, 'default' for the shipped model, 'hand' for the
     tree's hand-written priors, 'uniform', or seed 003's ownership network as a 1-ply
     ranker: 'dagrnn' for the shipped one or a file of `mcgo learn ownership`) on the test
@@ -262,7 +265,17 @@ def evaluate_command(model, games, move_range, size, part, as_json):
         if chosen is None:
             raise click.BadParameter("'none' is no model (the baseline is 'uniform')",
                                      param_hint="MODEL")
+    fitted = None
+    if fit_positions:
+        from ..ownership.model import OwnershipModel, fit_on_records
+        if not isinstance(chosen, OwnershipModel):
+            raise click.BadParameter("only the ownership network has a temperature to fit",
+                                     param_hint="--fit-temperature")
+        t, mean, n = fit_on_records(chosen, read_records(games), size, span, fit_positions)
+        fitted = {"temperature": t, "validation_mean_log_p": mean, "positions": n}
     table = evaluate(chosen, read_records(games), size=size, moves=span,
                      split=None if part == "all" else part)
     table["model"] = model
+    if fitted is not None:
+        table["fitted_temperature"] = fitted
     click.echo(json.dumps(table, indent=1) if as_json else format_table(table))

@@ -157,3 +157,35 @@ def open_ownership(name):
         raise NetworkError(f"no ownership network {path}" + (
             " (the shipped one is missing: reinstall mcgo)" if name == SHIPPED else ""))
     return OwnershipModel.load(path)
+
+
+def fit_on_records(model, records, size, moves=(1, None), positions=200, seed=0):
+    """Fit ``model``'s ranker temperature (in place) on up to ``positions`` positions of the
+    *validation* games among ``records`` (moves in ``moves``, no pass); returns ``(temperature,
+    mean log-probability, positions used)``."""
+    import random
+    from ..learn.movemodel import game_states, split_records
+    from ..learn.split import VALIDATION
+    rng = random.Random(seed)
+    chosen = []
+    for record, part in split_records(records, size):
+        if part != VALIDATION:
+            continue
+        for number, pts, info, color, point, _ in game_states(record):
+            if number < moves[0] or (moves[1] is not None and number > moves[1]):
+                continue
+            if point == K.PASS:
+                continue
+            chosen.append((pts.copy(), info.copy(), color, point))
+    rng.shuffle(chosen)
+    areas, played = [], []
+    for pts, info, color, point in chosen[:positions]:
+        legal, values = model.move_areas(pts, info, color)
+        where = np.flatnonzero(legal == point)
+        if len(where):
+            areas.append(values)
+            played.append(int(where[0]))
+    temperature, mean = fit_temperature(areas, played)
+    model.temperature = temperature
+    return temperature, mean, len(played)
+
