@@ -110,6 +110,55 @@ def test_training_on_a_tiny_set_lowers_the_loss():
     assert math.isclose(kl, min(losses), rel_tol=1e-3)
 
 
+def test_the_loss_is_the_same_under_the_eight_symmetries():
+    """Why training draws no random symmetry per batch: for any input planes and targets the
+    loss is the same under all 8 (in float32, to rounding)."""
+    pytest.importorskip("jax")
+    import jax
+    from mcgo.ownership import train as T
+    net = Network.random(4, seed=11, scale=2.0)
+    params = T.params_from_network(net)
+    rng = np.random.default_rng(12)
+    x = rng.normal(size=(3, 6, 6, 4)).astype(np.float32)
+    t = rng.random((3, 6, 6)).astype(np.float32)
+    loss = jax.jit(lambda x, t: T.relative_entropy(T.forward(params, x), t))
+    losses = []
+    for s in range(8):
+        xs = np.stack([transform(xi, s) for xi in x])
+        ts = np.stack([transform(ti, s) for ti in t])
+        losses.append(float(loss(xs, ts)))
+    assert max(losses) - min(losses) < 1e-6 and losses[0] > 0.01
+
+
+def test_masked_points_do_not_count():
+    pytest.importorskip("jax")
+    import jax.numpy as jnp
+    from mcgo.ownership.train import relative_entropy, train
+    o = jnp.asarray([[0.9, 0.2], [0.5, 0.5]])
+    t = jnp.asarray([[1.0, 0.0], [0.0, 1.0]])
+    m = jnp.asarray([[1.0, 1.0], [0.0, 0.0]])
+    expected = (-math.log(0.9) - math.log(0.8)) / 2
+    assert math.isclose(float(relative_entropy(o, t, m)), expected, rel_tol=1e-5)
+    assert float(relative_entropy(o, t)) > expected
+    # Training never sees the targets off the mask: changing them changes nothing.
+    rng = np.random.default_rng(1)
+    x = rng.random((24, 5, 5, 2)).astype(np.float32)
+    t = (x[..., 0] > 0.5).astype(np.float32)
+    masks = np.ones_like(t)
+    masks[:, :, 3:] = 0.0
+    noisy = t.copy()
+    noisy[:, :, 3:] = rng.random((24, 5, 2))
+    runs = [train(x[:16], targets[:16], masks[:16], val_inputs=x[16:], val_targets=targets[16:],
+                  val_masks=masks[16:], epochs=3, batch_size=8, learning_rate=3e-2, seed=2,
+                  patience=3) for targets in (t, noisy)]
+    assert runs[0][1][-1]["validation_loss"] < runs[0][1][0]["validation_loss"]
+    assert [h["validation_loss"] for h in runs[0][1]] == [h["validation_loss"] for h in runs[1][1]]
+    for name in ARRAY_NAMES:
+        np.testing.assert_array_equal(runs[0][0].arrays[name], runs[1][0].arrays[name])
+    with pytest.raises(ValueError, match="masks of shape"):
+        train(x, t, masks[:, :4], val_inputs=x, val_targets=t, epochs=1)
+
+
 def test_save_and_load_keep_weights_and_metadata(tmp_path):
     net = Network.random(5, seed=1)
     path = tmp_path / "net.npz"
@@ -162,3 +211,20 @@ def test_broken_files_give_a_clear_error(tmp_path):
         pass
     with pytest.raises(NetworkError, match="no metadata"):
         Network.load(tmp_path / "empty.npz")
+
+    text = tmp_path / "text.npz"
+    text.write_text("not a zip file\n")
+    with pytest.raises(NetworkError, match="not a network file"):
+        Network.load(text)
+
+    lacking = tmp_path / "lacking.npz"
+    arrays = {name: a for name, a in net.arrays.items() if name != "out_w2"}
+    meta["version"] = 1
+    np.savez(lacking, metadata=np.frombuffer(json.dumps(meta).encode(), np.uint8), **arrays)
+    with pytest.raises(NetworkError, match="arrays missing: out_w2"):
+        Network.load(lacking)
+    # Each message is one line.
+    for path in (truncated, other, misshapen, newer, text, lacking):
+        with pytest.raises(NetworkError) as caught:
+            Network.load(path)
+        assert "\n" not in str(caught.value)

@@ -25,8 +25,16 @@ rotated or mirrored output, which the paper obtained only approximately by train
 8 symmetries. (The symmetries then add nothing to training: the loss of a position is the
 same under all 8.)
 
-Sizes (``S = 8``, ``HIDDEN = 16``, as the paper's main net): with the 48 inputs of
-radius 2, 3,945 weights; the paper reports about 6,000 for its inputs.
+Why the ties: a reflection in a diagonal maps the two sweeps that start on that diagonal
+onto themselves with their two predecessors (``H_{i-1,j}`` and ``H_{i,j-1}``) swapped, so
+``N_lat`` must treat them alike; the symmetries permute the four planes, so ``N_out`` must
+treat them alike. The paper shares one net among the four planes for the same reason ("Go
+is isotropic"); without these two ties that sharing is only approximately isotropic.
+
+Sizes (``S = 8``, ``HIDDEN = 16``, as the paper's main net): ``64 F + 873`` weights
+(``16 F + 152`` corner, ``16 F + 280`` side, ``16 F + 280`` lateral, ``16 F + 161``
+output): 3,945 with the 48 inputs of radius 2, 4,713 at ``F = 60``; untied (a matrix per
+predecessor and per plane) 512 more. The paper reports about 6,000 for its inputs.
 
 The file is a ``.npz`` of the arrays of :data:`ARRAY_NAMES` and a JSON ``metadata``
 (``format``, ``version``, sizes, and what the trainer adds: data, split, commit, metrics).
