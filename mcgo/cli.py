@@ -90,6 +90,23 @@ def build_casebase_command(sources, output, moves, size, threshold, jobs, log_pa
     click.echo(f"wrote {output} ({len(cb)} positions from {report.games_indexed} games)")
 
 
+def position_of(game, move_number):
+    """The board of the SGF file ``game`` after ``move_number`` moves and a title for its
+    picture; a one-line error when the file cannot be read or replayed."""
+    from .sgf import ReplayError, SgfError, read_game, replay
+
+    try:
+        record = read_game(game)
+        board = replay(record, max_moves=move_number)
+    except (ReplayError, SgfError) as e:
+        hint = " (use a smaller --move)" if isinstance(e, ReplayError) else ""
+        error = click.ClickException(f"{e}{hint}")
+        error.exit_code = 2        # bad input, as click's own usage errors
+        raise error from None
+    name = game.rsplit("/", 1)[-1]
+    return board, f"{name} after {min(move_number, len(record.moves))} moves"
+
+
 @main.command()
 @click.argument("game", type=click.Path(exists=True, dir_okay=False))
 @click.option("--move", "move_number", type=click.IntRange(0), default=30, show_default=True,
@@ -102,18 +119,10 @@ def influence(game, move_number, output, threshold):
     """Draw a position of GAME.sgf beside its flow influence map (thesis figure 7.1)."""
     from .casebase import DEFAULT_THRESHOLD
     from .casebase.picture import draw_influence
-    from .sgf import ReplayError, SgfError, read_game, replay
 
-    try:
-        record = read_game(game)
-        board = replay(record, max_moves=move_number)
-    except ReplayError as e:
-        raise click.ClickException(f"{e} (use a smaller --move)")
-    except SgfError as e:
-        raise click.ClickException(str(e))
-    name = game.rsplit("/", 1)[-1]
+    board, title = position_of(game, move_number)
     draw_influence(board, output, DEFAULT_THRESHOLD if threshold is None else threshold,
-                   title=f"{name} after {min(move_number, len(record.moves))} moves")
+                   title=title)
     click.echo(f"wrote {output}")
 
 
@@ -131,27 +140,18 @@ def ownership_picture(game, move_number, output, net, playouts):
     """Draw a position of GAME.sgf beside its ownership: seed 003's network and the playouts."""
     from .ownership.model import open_ownership
     from .ownership.network import NetworkError
-    from .sgf import ReplayError, SgfError, read_game, replay
 
     try:
         model = open_ownership(net)
     except (NetworkError, FileNotFoundError) as e:
         raise click.BadParameter(str(e), param_hint="--net")
-    try:
-        record = read_game(game)
-        board = replay(record, max_moves=move_number)
-    except ReplayError as e:
-        raise click.ClickException(f"{e} (use a smaller --move)")
-    except SgfError as e:
-        raise click.ClickException(str(e))
+    board, title = position_of(game, move_number)
     maps = [(f"network ({net})", model.ownership(board))]
     if playouts:
         from .playout import ownership
         maps.append((f"playouts ({playouts})", (ownership(board, playouts=playouts) + 1) / 2))
     from .ownership.picture import draw_ownership
-    name = game.rsplit("/", 1)[-1]
-    draw_ownership(board, maps, output,
-                   title=f"{name} after {min(move_number, len(record.moves))} moves")
+    draw_ownership(board, maps, output, title=title)
     click.echo(f"wrote {output}")
 
 

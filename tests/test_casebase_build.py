@@ -190,4 +190,4 @@ def test_cli_influence_picture(goban_games_dir, tmp_path):
     bad = tmp_path / "bad.sgf"
     bad.write_bytes(b"(;SZ[19];B[pd];W[pd])")
     result = CliRunner().invoke(main, ["influence", str(bad), "-o", str(tmp_path / "x.png")])
-    assert result.exit_code == 1 and "occupied" in result.output
+    assert result.exit_code == 2 and "occupied" in result.output

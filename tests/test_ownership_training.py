@@ -116,3 +116,20 @@ def test_learn_ownership_errors_are_one_line(tmp_path, dataset):
     no_folder = runner.invoke(main, ["learn", "ownership", str(dataset.path), "-o",
                                      str(tmp_path / "no" / "n.npz")])
     assert no_folder.exit_code == 2 and "no folder" in no_folder.output
+
+
+def test_ownership_picture_and_its_errors(goban_games_dir, tmp_path):
+    pytest.importorskip("matplotlib")
+    game = sorted(goban_games_dir.glob("*.sgf"))[0]
+    out = tmp_path / "own.png"
+    result = CliRunner().invoke(main, ["ownership", str(game), "--move", "40", "-o", str(out),
+                                       "--playouts", "50"])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"\x89PNG")
+    bad = tmp_path / "bad.sgf"
+    bad.write_bytes(b"(;SZ[19];B[pd];W[pd])")
+    result = CliRunner().invoke(main, ["ownership", str(bad), "-o", str(tmp_path / "x.png")])
+    assert result.exit_code == 2 and "occupied" in result.output
+    result = CliRunner().invoke(main, ["ownership", str(game), "--net", str(bad), "-o",
+                                       str(tmp_path / "x.png")])
+    assert result.exit_code == 2 and "network" in result.output

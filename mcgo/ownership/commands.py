@@ -60,31 +60,12 @@ def _arrays(dataset, split, stats, radius, per_game, seed, w, k, label, leave_ou
 
 
 def fit_on_validation(model, dataset, positions, seed):
-    """Fit the ranker's temperature on up to ``positions`` validation positions (not a pass)."""
-    import random
-    import numpy as np
-    from ..board import kernels as K
-    from .model import fit_temperature
-    rng = random.Random(seed)
-    candidates = [(g, n) for g in dataset.game_indices("validation")
-                  for n in range(1, len(dataset.game(g).moves) + 1)]
-    rng.shuffle(candidates)
-    chosen = {}
-    for g, n in candidates[:positions]:
-        chosen.setdefault(g, set()).add(n)
-    areas, played = [], []
-    from ..learn.movemodel import game_states
-    for g, numbers in chosen.items():
-        for number, pts, info, color, point, _ in game_states(dataset.game(g).record()):
-            if number not in numbers or point == K.PASS:
-                continue
-            moves, values = model.move_areas(pts, info, color)
-            where = np.flatnonzero(moves == point)
-            if len(where):
-                areas.append(values)
-                played.append(int(where[0]))
-    t, mean = fit_temperature(areas, played)
-    return t, mean, len(played)
+    """Fit the ranker's temperature on up to ``positions`` positions of the dataset's
+    validation games (:func:`.model.fit_on_records`)."""
+    from .model import fit_on_records
+    records = [dataset.game(g).record() for g in dataset.game_indices("validation")]
+    return fit_on_records(model, records, dataset.size, positions=positions, seed=seed,
+                          split=None)
 
 
 @click.command("ownership")

@@ -119,15 +119,14 @@ def stats_for_size(stats, size):
         return stats
     cache = stats.__dict__.setdefault("_other_sizes", {})
     if size not in cache:
-        from ..learn.seedstats import SeedStats
+        from ..learn.seedstats import COUNT_TABLES, SeedStats
         other = SeedStats(size, cap=stats.cap, to_move_view=stats.to_move_view,
                           territory=stats.territory, metadata=dict(stats.metadata))
         if other.nb.shape != stats.nb.shape:
             raise ValueError(f"propensity statistics of {stats.size}x{stats.size} (cap "
                              f"{stats.cap}) do not carry over to {size}x{size}")
-        for name in ("nb", "nw", "occ", "bedge", "wedge", "won", "lost"):
-            if hasattr(stats, name):
-                getattr(other, name)[...] = getattr(stats, name)
+        for name in COUNT_TABLES:
+            getattr(other, name)[...] = getattr(stats, name)
         cache[size] = other
     return cache[size]
 
@@ -159,33 +158,33 @@ def open_ownership(name):
     return OwnershipModel.load(path)
 
 
-def fit_on_records(model, records, size, moves=(1, None), positions=200, seed=0):
-    """Fit ``model``'s ranker temperature (in place) on up to ``positions`` positions of the
-    *validation* games among ``records`` (moves in ``moves``, no pass); returns ``(temperature,
-    mean log-probability, positions used)``."""
+def fit_on_records(model, records, size, moves=(1, None), positions=200, seed=0,
+                   split="validation"):
+    """Fit ``model``'s ranker temperature (in place) on up to ``positions`` positions drawn
+    from the ``split`` games among ``records`` (None: all of them), moves in ``moves``, no
+    pass; returns ``(temperature, mean log-probability, positions used)``."""
     import random
     from ..learn.movemodel import game_states, split_records
-    from ..learn.split import VALIDATION
-    rng = random.Random(seed)
-    chosen = []
-    for record, part in split_records(records, size):
-        if part != VALIDATION:
-            continue
-        for number, pts, info, color, point, _ in game_states(record):
-            if number < moves[0] or (moves[1] is not None and number > moves[1]):
-                continue
-            if point == K.PASS:
-                continue
-            chosen.append((pts.copy(), info.copy(), color, point))
-    rng.shuffle(chosen)
+    games = [record for record, part in split_records(records, size)
+             if split is None or part == split]
+    last = moves[1]
+    candidates = [(g, n) for g, record in enumerate(games)
+                  for n in range(moves[0], len(record.moves) + 1 if last is None
+                                 else min(last, len(record.moves)) + 1)]
+    random.Random(seed).shuffle(candidates)
+    chosen = {}
+    for g, n in candidates[:positions]:
+        chosen.setdefault(g, set()).add(n)
     areas, played = [], []
-    for pts, info, color, point in chosen[:positions]:
-        legal, values = model.move_areas(pts, info, color)
-        where = np.flatnonzero(legal == point)
-        if len(where):
-            areas.append(values)
-            played.append(int(where[0]))
+    for g, numbers in chosen.items():
+        for number, pts, info, color, point, _ in game_states(games[g]):
+            if number not in numbers or point == K.PASS:
+                continue
+            legal, values = model.move_areas(pts, info, color)
+            where = np.flatnonzero(legal == point)
+            if len(where):
+                areas.append(values)
+                played.append(int(where[0]))
     temperature, mean = fit_temperature(areas, played)
     model.temperature = temperature
     return temperature, mean, len(played)
-
