@@ -21,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from mcgo.learn.dataset import Dataset, _replay  # noqa: E402
+from mcgo.learn.dataset import Dataset, replay_game  # noqa: E402
 from mcgo.ownership.model import OwnershipModel, open_ownership  # noqa: E402
 from mcgo.playout import ownership  # noqa: E402
 
@@ -57,7 +57,7 @@ def main(argv=None):
         game = ds.game(g)
         games += 1
         final = game.ownership
-        for board, color, _, number in _replay(game):
+        for board, color, _, number in replay_game(game):
             if color is None or number - 1 not in moves:
                 continue
             m = number - 1                       # moves played so far

@@ -185,7 +185,7 @@ class Game:
     def replay(self):
         """The final :class:`mcgo.Board` (simple ko, as the games were played)."""
         board = None
-        for board, *_ in _replay(self):
+        for board, *_ in replay_game(self):
             pass
         return board
 
@@ -209,7 +209,7 @@ class Position(NamedTuple):
     game: Game            # the game, under the same symmetry as the board
 
 
-def _replay(game):
+def replay_game(game):
     """Yield ``(board before move n, color, point, n)`` for every move n (1-based) of
     ``game``, then ``(final board, None, None, len(moves) + 1)``."""
     board = Board(game.size, komi=0.0 if game.komi is None else game.komi, superko=False)
@@ -504,7 +504,7 @@ class Dataset:
                 chosen = [0]
             for s in chosen:
                 shown = game.transformed(s)
-                for board, color, move, number in _replay(shown):
+                for board, color, move, number in replay_game(shown):
                     if color is None:
                         break
                     yield Position(board, color, move, number, shown)

@@ -60,12 +60,12 @@ def game_examples(game, stats, numbers, radius, w=HEADLINE_W, k=HEADLINE_K):
     """``(inputs, target, move_number)`` for the positions of ``game`` before the moves
     ``numbers`` (1-based move numbers; the position after ``n - 1`` moves). ``stats``: the
     :class:`mcgo.learn.seedstats.SeedStats` giving the propensity plane."""
-    from ..learn.dataset import _replay
+    from ..learn.dataset import replay_game
     from .features import features
 
     wanted = set(numbers)
     boards = {}
-    for board, color, _, number in _replay(game):
+    for board, color, _, number in replay_game(game):
         if number in wanted or any(number == n + k for n in wanted):
             boards[number] = board.copy()
         final = board
