@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Rebuild the default case base ``casebase/goban-original-games.mcgocb`` from the Debian
+"""Rebuild the default case base ``mcgo/casebase/data/goban-original-games.mcgocb`` from the Debian
 package ``goban-original-games`` (596 professional games, GPL-2+).
 
     python tools/build_default_casebase.py            # uses data/goban-original-games if there
@@ -25,7 +25,7 @@ from mcgo.casebase.advisor import DEFAULT_CASEBASE_NAME  # noqa: E402
 PACKAGE = "goban-original-games"
 GAMES_SUBDIR = pathlib.Path("usr/share/goban")
 DEFAULT_SOURCE = ROOT / "data" / PACKAGE / GAMES_SUBDIR
-DEFAULT_OUTPUT = ROOT / "casebase" / DEFAULT_CASEBASE_NAME
+DEFAULT_OUTPUT = ROOT / "mcgo" / "casebase" / "data" / DEFAULT_CASEBASE_NAME
 
 
 def download(into):

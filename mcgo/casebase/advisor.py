@@ -21,6 +21,7 @@ import pathlib
 import numpy as np
 
 from ..board import coords
+from ..resources import package_file
 from .base import DEFAULT_TOP_K, CaseBase
 
 BONUS_EXACT = 0.4
@@ -128,12 +129,16 @@ def gogui_influence(board, threshold=None):
 
 
 def default_casebase_path():
-    """Where the shipped case base is: ``$MCGO_CASEBASE`` if set, else ``casebase/`` at the
-    root of the source tree (found after ``pip install -e .``, which installs in place)."""
+    """Where the shipped case base is: ``$MCGO_CASEBASE`` if set, else the package data file
+    ``mcgo/casebase/data/goban-original-games.mcgocb`` (in a wheel's install as in a checkout).
+
+    >>> default_casebase_path().name
+    'goban-original-games.mcgocb'
+    """
     override = os.environ.get(CASEBASE_ENV)
     if override:
         return pathlib.Path(override)
-    return pathlib.Path(__file__).resolve().parents[2] / "casebase" / DEFAULT_CASEBASE_NAME
+    return package_file("mcgo.casebase", "data", DEFAULT_CASEBASE_NAME)
 
 
 def open_casebase(choice, size=None):

@@ -46,6 +46,7 @@ from . import mm
 from .features import (MAXVALUES, NCODES, NGROUPS, PASS_G, PATTERN, SMALL_DIAMOND_TAG, candidate_keys,
                        diamond_codes, move_values)
 from .split import TEST, TRAIN, game_key, split_of
+from ..resources import package_file
 
 FORMAT = "mcgo-move-model"
 FORMAT_VERSION = 1
@@ -194,7 +195,7 @@ class MoveModel:
                                 metadata=np.array(json.dumps(meta, sort_keys=True)))
 
 
-DEFAULT_MODEL = pathlib.Path(__file__).resolve().parent / "models" / "goban-moves.npz"
+DEFAULT_MODEL = package_file("mcgo.learn", "models", "goban-moves.npz")
 
 
 def open_model(choice):

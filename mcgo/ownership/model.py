@@ -20,8 +20,9 @@ import numpy as np
 
 from ..board import BLACK
 from ..board import kernels as K
+from ..resources import package_file
 
-MODELS = pathlib.Path(__file__).parent / "models"
+MODELS = package_file("mcgo.ownership", "models")
 SHIPPED = "dagrnn"
 PROPENSITY_SUFFIX = "-propensity.npz"
 TEMPERATURES = np.exp(np.linspace(math.log(0.05), math.log(50.0), 61))   # the fitting grid

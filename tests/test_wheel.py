@@ -1,0 +1,98 @@
+"""The built wheel works away from the checkout: installed into a fresh virtual environment in
+a temporary folder, it finds its case base and models as package data, compiles its kernels,
+plays a 19x19 opening move from the case base over GTP, and starts a terminal game.
+
+The virtual environment sees the system's site packages (numba, numpy, sgfmill, click are
+not downloaded again); the test checks that ``mcgo`` itself is imported from the wheel's
+install, not from the checkout.
+"""
+
+import os
+import pathlib
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from sgfmill import sgf
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+PACKAGE_DATA = ("mcgo/casebase/data/goban-original-games.mcgocb",
+                "mcgo/learn/models/goban-moves.npz",
+                "mcgo/ownership/models/dagrnn.npz",
+                "mcgo/ownership/models/dagrnn-propensity.npz")
+SIZE = 19
+
+
+def run(command, cwd, **kwargs):
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=900, **kwargs)
+    assert done.returncode == 0, f"{command}: {done.stdout}\n{done.stderr}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """The ``bin`` folder of a fresh virtual environment with the wheel installed."""
+    where = tmp_path_factory.mktemp("wheel")
+    run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w",
+         str(where / "dist")], cwd=where)
+    wheel, = (where / "dist").glob("mcgo_engine-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert set(PACKAGE_DATA) <= names, set(PACKAGE_DATA) - names
+    run([sys.executable, "-m", "venv", "--system-site-packages", str(where / "venv")], cwd=where)
+    bin_dir = where / "venv" / "bin"
+    run([str(bin_dir / "pip"), "install", "-q", "--no-deps", str(wheel)], cwd=where)
+    return bin_dir
+
+
+def first_moves_of_professionals(games_dir):
+    """Every professional first move of the collection, under the board's 8 symmetries."""
+    moves = set()
+    for path in games_dir.glob("*.sgf"):
+        try:
+            game = sgf.Sgf_game.from_bytes(path.read_bytes())
+        except ValueError:
+            continue
+        if game.get_size() != SIZE:
+            continue
+        for node in game.get_main_sequence():
+            color, move = node.get_move()
+            if color is not None:
+                if move is not None:
+                    row, col = move
+                    for r, c in ((row, col), (col, row)):
+                        for rr in (r, SIZE - 1 - r):
+                            for cc in (c, SIZE - 1 - c):
+                                moves.add((rr, cc))
+                break
+    return moves
+
+
+def gtp_vertex(row, col):
+    return "ABCDEFGHJKLMNOPQRST"[col] + str(row + 1)
+
+
+def test_the_wheel_runs_from_package_data(installed, tmp_path, goban_games_dir):
+    env = {k: v for k, v in os.environ.items() if k != "MCGO_CASEBASE"}
+    where = run([str(installed / "python"), "-c",
+                 "import mcgo; from mcgo.casebase.advisor import default_casebase_path as p; "
+                 "print(mcgo.__file__); print(p())"], cwd=tmp_path, env=env).stdout.split()
+    venv = installed.parent
+    assert all(pathlib.Path(w).is_relative_to(venv) for w in where), where
+
+    assert "kernels ready" in run([str(installed / "mcgo"), "warmup"], cwd=tmp_path,
+                                  env=env).stdout
+
+    session = "boardsize 19\nclear_board\ngenmove b\nmcgo-casebase\nquit\n"
+    out = run([str(installed / "mcgo"), "gtp", "--playouts", "300", "--quiet"], cwd=tmp_path,
+              input=session, env=env).stdout
+    answers = [a for a in out.split("\n\n") if a.strip()]
+    move = answers[2].removeprefix("= ").strip()
+    assert "LABEL" in answers[3], answers[3]        # the case base is loaded and matches
+    professional = {gtp_vertex(r, c) for r, c in first_moves_of_professionals(goban_games_dir)}
+    assert move in professional, (move, sorted(professional))
+
+    game = run([str(installed / "mcgo"), "play", "--size", "9", "--playouts", "20"],
+               cwd=tmp_path, input="E5\nquit\n", env=env).stdout
+    assert "mcgo plays" in game, game
