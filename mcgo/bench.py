@@ -133,6 +133,10 @@ def format_table(rows):
                      f"{r['playouts_per_second']:>11,.0f} "
                      f"{r['moves_per_second']:>11,.0f} {r['moves_per_playout']:>9.1f} "
                      f"{r['black_win_rate']:>6.3f}")
+    komis = ", ".join(sorted({f"{r['komi']:g}" for r in rows}))
+    lines.append(f"moves/po: moves per playout; B win: share of playouts black wins "
+                 f"(area scoring, komi {komis}: {DEFAULT_KOMI:g} on the empty board, the "
+                 f"game's own in the middle-game positions).")
     return "\n".join(lines)
 
 

@@ -64,7 +64,7 @@ def ray_runtime():
     try:
         import ray
     except ImportError:
-        missing("Ray (pip install 'mcgo[cluster]')")
+        missing("Ray (pip install 'mcgo-engine[cluster]')")
     python_path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     ray.init(num_cpus=RAY_CPUS, include_dashboard=False, log_to_driver=False,
              logging_level="ERROR", runtime_env={"env_vars": {"PYTHONPATH": python_path}})

@@ -582,7 +582,7 @@ def test_ray_missing_is_a_one_line_error_before_any_game(tmp_path, monkeypatch):
     out = tmp_path / "match"
     result = CliRunner().invoke(match_command, cli_args(out, 2, "--ray", "auto"))
     assert result.exit_code == 2 and result.output.count("\n") == 1
-    assert "mcgo[cluster]" in result.output and not out.exists()
+    assert "mcgo-engine[cluster]" in result.output and not out.exists()
 
 
 @pytest.mark.parametrize("address, says", [("127.0.0.1:1", "nothing answers there"),

@@ -28,6 +28,8 @@ import time
 import click
 import numpy as np
 
+from ..clitypes import Number
+
 PASS = 0        # mcgo.board.kernels.PASS: nothing of the board or Numba is imported before a
 TEST = "test"   # command runs (mcgo.learn.split.TEST), so ``mcgo --help`` stays fast
 
@@ -206,7 +208,7 @@ def _check_inputs(games):
               help="Keep a 3x3 pattern seen at least this often among the candidates.")
 @click.option("--diamond-min-seen", type=click.IntRange(1), default=None,
               help="The same for the diamond patterns [default: the model's default].")
-@click.option("--diamond-prior", type=click.FloatRange(0), default=None,
+@click.option("--diamond-prior", type=Number(0), default=None,
               help="Virtual wins and losses of each diamond [default: the model's default].")
 def moves_command(games, output, size, max_games, min_seen, diamond_min_seen, diamond_prior):
     """Train the move model (Bradley-Terry by MM) on the train split of GAMES."""
@@ -231,7 +233,7 @@ def moves_command(games, output, size, max_games, min_seen, diamond_min_seen, di
 @click.argument("model")
 @click.argument("games", nargs=-1, required=True)
 @click.option("--moves", "move_range", default=None, help="Move numbers A-B only (e.g. 80-83).")
-@click.option("--size", default=19, show_default=True)
+@click.option("--size", default=19, show_default=True, help="Board size of the games used.")
 @click.option("--split", "part", type=click.Choice(["test", "validation", "train", "all"]),
               default="test", show_default=True, help="Games of this split only (never tune on test).")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")

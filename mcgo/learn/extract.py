@@ -9,6 +9,8 @@ import sys
 
 import click
 
+from ..clitypes import OutputFile
+
 DEFAULT_PLAYOUTS = 2000     # as final_status_list (mcgo.search.status.STATUS_PLAYOUTS)
 DEFAULT_MIN_MOVES = 20      # shorter records are mostly aborted games
 META = "meta.json"          # mcgo.learn.META, named here to stay light
@@ -28,7 +30,7 @@ META = "meta.json"          # mcgo.learn.META, named here to stay light
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Processes extracting games in parallel (the result does not depend on it).")
 @click.option("--force", is_flag=True, help="Replace an existing dataset at --output.")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--log", "log_path", type=OutputFile(), default=None,
               help="Also write every skipped or duplicate game with its reason to this file.")
 def extract_command(sources, output, size, playouts, min_moves, jobs, force, log_path):
     """Extract a training dataset from SGF games (files, folders searched recursively,

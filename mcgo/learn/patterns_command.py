@@ -10,12 +10,14 @@ import time
 
 import click
 
+from ..clitypes import OutputFile
+
 DEFAULT_CAP = 3     # mcgo.learn.patterns3.DEFAULT_CAP (checked by the tests)
 
 
 @click.command("patterns")
 @click.argument("games", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+@click.option("-o", "--output", type=OutputFile(), required=True,
               help="Statistics file to write (.npz).")
 @click.option("--size", type=click.IntRange(5, 25), default=19, show_default=True,
               help="Board size; games of other sizes are skipped.")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A match's games as Ray tasks (``mcgo match --ray auto|ADDRESS``; ``pip install mcgo[cluster]``).
+"""A match's games as Ray tasks (``mcgo match --ray auto|ADDRESS``; ``pip install mcgo-engine[cluster]``).
 
 Each pending game is one task (:func:`mcgo.match.runner.play_on_worker_seats`: one CPU;
 the engines run on the worker's machine, started by its first game and kept for its next). Finished games stream back to the driver as
@@ -11,7 +11,7 @@ left pending for ``--resume``, and the other games go on.
 ``auto`` connects to a running cluster (``ray start --head``) or, when there is none,
 starts a local runtime on this machine (one game per CPU at a time). A runtime that the
 caller already started (``ray.init(num_cpus=2)``) is used as it is. The workers import
-mcgo, so the nodes of a cluster need it installed (``pip install mcgo[cluster]``), and the
+mcgo, so the nodes of a cluster need it installed (``pip install mcgo-engine[cluster]``), and the
 engines' commands must work on every node. A cluster that ``ray start`` began with token
 authentication (Ray's default in recent releases) takes a ``HOST:PORT`` connection only with
 ``RAY_AUTH_MODE=token`` in the environment (``auto`` finds the token on the head node).
@@ -23,9 +23,11 @@ import socket
 
 import click
 
+from ..extras import install_hint
+
 RETRIES = 1                # a game whose task fails is tried once more
 QUIET_RAY = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
-INSTALL_HINT = "pip install 'mcgo[cluster]' (or pip install 'ray>=2.9')"
+INSTALL_HINT = install_hint("cluster")
 REACH_TIMEOUT = 5.0        # seconds to open a TCP connection to a cluster's HOST:PORT
 
 

@@ -14,6 +14,7 @@ import sys
 import click
 
 from .. import options
+from ..clitypes import FINITE, Number, OutputFile
 from .regress import (DEFAULT_ENGINE, DEFAULT_TIMEOUT, expand_paths, files_with_size, format_counts,
                       quiet_echo, run_files, unexpected_count)
 from .settings import DEFAULT_REFEREE, SCORERS
@@ -42,15 +43,17 @@ class OptionError(click.ClickException):
               help="Name of the second engine [its short name, else opponent/white].")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=10, show_default=True,
               help="Total games in the match (also when resuming).")
-@click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True)
-@click.option("--komi", type=float, default=options.DEFAULT_KOMI, show_default=True)
-@click.option("--move-time", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True,
+              help="Board size of every game.")
+@click.option("--komi", type=FINITE, default=options.DEFAULT_KOMI, show_default=True,
+              help="Komi of every game.")
+@click.option("--move-time", type=Number(min=0, min_open=True), default=None,
               help="Seconds per move, sent as time_settings 0 T 1.")
-@click.option("--game-time", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--game-time", type=Number(min=0, min_open=True), default=None,
               help="Seconds per game for each engine, sent as time_settings T 0 0 (with time_left).")
 @click.option("--move-cap", type=click.IntRange(min=1), default=None,
               help="Stop and score a game after this many moves [3 x size^2].")
-@click.option("--timeout", "move_timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--timeout", "move_timeout", type=Number(min=0, min_open=True), default=None,
               help="Seconds a genmove may take before the engine counts as hung "
                    "[3 x move time + 10, time left + 10, or 120].")
 @click.option("--referee", default=DEFAULT_REFEREE, show_default=True,
@@ -64,10 +67,10 @@ class OptionError(click.ClickException):
               help="Games played at once on this machine (each with its own engine processes).")
 @click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
               help="Play each game as a task on a Ray cluster (auto: the running one, else a "
-                   "local runtime), instead of --jobs; needs pip install 'mcgo[cluster]'.")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|FILE.svg",
+                   "local runtime), instead of --jobs; needs pip install 'mcgo-engine[cluster]'.")
+@click.option("--plot", type=OutputFile(), default=None, metavar="FILE.png|FILE.svg",
               help="Also draw the first engine's running win rate with its 95% Wilson band "
-                   "(needs matplotlib: pip install 'mcgo[plot]').")
+                   "(needs matplotlib: pip install 'mcgo-engine[plot]').")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=DEFAULT_OUT, show_default=True,
               help="Directory for results.json, results.csv and games/*.sgf.")
 @click.option("--resume", is_flag=True, help="Continue the match saved in --out.")
@@ -159,9 +162,11 @@ def check_extras(plot, ray_address):
               help="Trials in all (also when resuming).")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
               help="Games of each trial's match.")
-@click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True)
-@click.option("--komi", type=float, default=options.DEFAULT_KOMI, show_default=True)
-@click.option("--move-time", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True,
+              help="Board size of every game.")
+@click.option("--komi", type=FINITE, default=options.DEFAULT_KOMI, show_default=True,
+              help="Komi of every game.")
+@click.option("--move-time", type=Number(min=0, min_open=True), default=None,
               help="Seconds per move (whole seconds, GTP time_settings).")
 @click.option("--move-cap", type=click.IntRange(min=1), default=None,
               help="Stop and score a game after this many moves [3 x size^2].")
@@ -170,7 +175,7 @@ def check_extras(plot, ray_address):
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games played at once on this machine.")
 @click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
-              help="Play the games as Ray tasks (pip install 'mcgo[cluster]').")
+              help="Play the games as Ray tasks (pip install 'mcgo-engine[cluster]').")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of Optuna's sampler.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="runs/tune",
               show_default=True, help="Folder of the study, its trials' matches and the evidence.")
@@ -221,11 +226,11 @@ def tune(engine, opponent, params, trials, games, size, komi, move_time, move_ca
 @click.command("regress", context_settings=HELP_OPTIONS)
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--engine", default=DEFAULT_ENGINE, show_default=True, help="GTP engine command.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIMEOUT,
+@click.option("--timeout", type=Number(min=0, min_open=True), default=DEFAULT_TIMEOUT,
               show_default=True, help="Seconds per command before the engine counts as hung.")
 @click.option("--size", "only_size", type=int, default=None,
               help="Run only the tests whose position (by loadsgf / boardsize) has this size.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--json", "json_path", type=OutputFile(), default=None,
               help="Also write every result and the counts to this JSON file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only unexpected results and summaries.")
 def regress(paths, engine, timeout, only_size, json_path, quiet):

@@ -4,7 +4,7 @@
 The games are taken in the order they finished; after each decided game the chart shows
 the first engine's score rate so far (a jigo counts half) and the Wilson interval of
 :func:`mcgo.stats.wilson_interval`. PNG or SVG by the file's suffix; matplotlib is the
-optional extra ``plot`` (``pip install 'mcgo[plot]'``).
+optional extra ``plot`` (``pip install 'mcgo-engine[plot]'``).
 
 >>> games = [{"finished": 1, "result": "B+R", "winner": "a"},
 ...          {"finished": 2, "result": "W+3", "winner": "b"},
@@ -15,10 +15,11 @@ optional extra ``plot`` (``pip install 'mcgo[plot]'``).
 
 import pathlib
 
+from ..extras import install_hint
 from ..stats import wilson_interval
 
 PLOT_SUFFIXES = (".png", ".svg")
-INSTALL_HINT = "pip install 'mcgo[plot]' (or pip install matplotlib)"
+INSTALL_HINT = install_hint("plot")
 FIGURE_SIZE = (7, 4)
 DPI = 120
 

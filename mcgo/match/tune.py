@@ -31,6 +31,7 @@ import json
 import pathlib
 
 from .. import options
+from ..extras import install_hint
 from ..stats import wilson_interval
 
 STUDY_FILE = "study.db"
@@ -53,8 +54,7 @@ def require_optuna():
     try:
         import optuna
     except ImportError:
-        raise OptunaMissing("mcgo tune needs Optuna: pip install 'mcgo[tune]' "
-                            "(or pip install optuna)") from None
+        raise OptunaMissing(f"mcgo tune needs Optuna: {install_hint('tune')}") from None
     return optuna
 
 

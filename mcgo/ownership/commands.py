@@ -12,6 +12,9 @@ import time
 
 import click
 
+from ..clitypes import Number, OutputFile
+from ..extras import require
+
 DEFAULT_RADIUS = 2
 DEFAULT_PER_GAME = 16
 DEFAULT_EPOCHS = 40
@@ -70,7 +73,7 @@ def fit_on_validation(model, dataset, positions, seed):
 
 @click.command("ownership")
 @click.argument("dataset", type=click.Path(exists=True, file_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+@click.option("-o", "--output", type=OutputFile(), required=True,
               help="Network file to write (.npz); its propensity statistics go beside it.")
 @click.option("--propensity", type=click.Path(dir_okay=False), default=None,
               help="Seed statistics file (mcgo learn patterns) of other games [default: "
@@ -80,20 +83,23 @@ def fit_on_validation(model, dataset, positions, seed):
               help="Neighbourhood of the point-wise inputs, in Manhattan rings.")
 @click.option("--per-game", type=click.IntRange(1), default=DEFAULT_PER_GAME, show_default=True,
               help="Positions drawn from each game.")
-@click.option("--epochs", type=click.IntRange(1), default=DEFAULT_EPOCHS, show_default=True)
-@click.option("--batch-size", type=click.IntRange(1), default=DEFAULT_BATCH, show_default=True)
-@click.option("--learning-rate", type=click.FloatRange(0, min_open=True),
-              default=DEFAULT_LEARNING_RATE, show_default=True)
+@click.option("--epochs", type=click.IntRange(1), default=DEFAULT_EPOCHS, show_default=True,
+              help="Most passes over the training positions (early stopping may end sooner).")
+@click.option("--batch-size", type=click.IntRange(1), default=DEFAULT_BATCH, show_default=True,
+              help="Positions per Adam step.")
+@click.option("--learning-rate", type=Number(0, min_open=True),
+              default=DEFAULT_LEARNING_RATE, show_default=True, help="Adam's step size.")
 @click.option("--patience", type=click.IntRange(1), default=DEFAULT_PATIENCE, show_default=True,
               help="Stop after this many epochs without a better validation loss.")
-@click.option("--w", "weight", type=click.FloatRange(0, 1), default=0.25, show_default=True,
+@click.option("--w", "weight", type=Number(0, 1), default=0.25, show_default=True,
               help="Eq. (1): the weight of the position k moves later in the target.")
 @click.option("--k", "ahead", type=click.IntRange(0), default=2, show_default=True,
               help="Eq. (1): how many moves later.")
 @click.option("--temperature-positions", type=click.IntRange(0),
               default=DEFAULT_TEMPERATURE_POSITIONS, show_default=True,
               help="Validation positions the ranker's temperature is fitted on (0: none).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the drawn positions, the initial weights and the batches.")
 def ownership_command(dataset, output, propensity, radius, per_game, epochs, batch_size,
                       learning_rate, patience, weight, ahead, temperature_positions, seed):
     """Train seed 003's DAG-RNN ownership network on the train games of DATASET (a folder
@@ -101,11 +107,7 @@ def ownership_command(dataset, output, propensity, radius, per_game, epochs, bat
     out = pathlib.Path(output)
     if not out.parent.is_dir():
         raise click.BadParameter(f"no folder {out.parent} for the network", param_hint="--output")
-    try:
-        import jax  # noqa: F401
-        import optax  # noqa: F401
-    except ImportError:
-        raise click.UsageError("training needs the train extra: pip install 'mcgo[train]'") from None
+    require("train", "mcgo learn ownership")
     ds = _open_dataset(dataset)
     stats = _propensity(propensity, ds)
     started = time.perf_counter()

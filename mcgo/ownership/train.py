@@ -27,6 +27,7 @@ import time
 
 import numpy as np
 
+from ..extras import MissingExtra, install_hint
 from .network import ARRAY_NAMES, HIDDEN_UNITS, STATE_UNITS, Network
 
 EPSILON = 1e-7      # outputs are clipped to [EPSILON, 1 - EPSILON] in the loss
@@ -38,7 +39,7 @@ def _jax():
         import jax.numpy as jnp
         import optax
     except ImportError:
-        raise ImportError("the train extra is needed: pip install 'mcgo[train]'") from None
+        raise MissingExtra(f"training needs the train extra: {install_hint('train')}") from None
     return jax, jnp, optax
 
 
