@@ -56,28 +56,32 @@ def mixed_folder(tmp_path, goban_games_dir):
 def test_build_skips_bad_files_with_reasons(mixed_folder):
     cb, report = build_casebase(mixed_folder, max_moves=40, jobs=1)
     assert report.files == 10 and report.files_ignored == 1
-    assert report.games_indexed == 4      # two copies, the latin-1 one, the archived one
-    assert report.games_read == 4 + sum(report.skipped.values())
+    # two copies, the latin-1 one, the archived one, and twice.sgf: consecutive moves by one
+    # colour are indexed as recorded
+    assert report.games_indexed == 5
+    assert report.games_read == 5 + sum(report.skipped.values())
     reasons = report.skipped
     assert reasons["empty file"] == 1
     assert reasons["truncated file"] == 2           # truncated.sgf and kgs/bad.sgf
     assert reasons["no SGF game in the file"] == 1
     assert reasons["too short"] == 1
     assert reasons["board size N"] == 1
-    assert reasons["same player twice"] == 1
+    assert set(reasons) == {"empty file", "truncated file", "no SGF game in the file",
+                            "too short", "board size N"}   # only unreadable or unusable games
     messages = "\n".join(report.skipped_messages)
     for name in ("empty.sgf", "truncated.sgf", "binary.sgf", "short.sgf", "nine.sgf",
-                 "twice.sgf", "games.tar.gz/kgs/bad.sgf"):
+                 "games.tar.gz/kgs/bad.sgf"):
         assert name in messages
-    assert len(cb) == report.positions == 4 * 40
-    assert cb.black_cases == 4 * 20
+    assert "twice.sgf" not in messages
+    assert len(cb) == report.positions == 5 * 40
+    assert cb.black_cases == 4 * 20 + 21             # twice.sgf: black plays moves 1 and 2
     assert sorted(cb.names)[0].endswith("Hon-83-2.mgt")
 
 
 def test_build_in_parallel_gives_the_same_case_base(mixed_folder, tmp_path):
     one, _ = build_casebase(mixed_folder, jobs=1)
     two, report = build_casebase(mixed_folder, jobs=2)
-    assert report.games_indexed == 4
+    assert report.games_indexed == 5
     assert one.names == two.names
     for name in ("codes", "moves", "move_numbers", "games"):
         assert np.array_equal(getattr(one, name), getattr(two, name))
@@ -89,9 +93,9 @@ def test_cli_build_casebase(mixed_folder, tmp_path):
     result = CliRunner().invoke(main, ["build-casebase", str(mixed_folder), "-o", str(out),
                                        "--moves", "30", "--jobs", "2", "--log", str(log)])
     assert result.exit_code == 0, result.output
-    assert "games indexed: 4" in result.output and "too short" in result.output
+    assert "games indexed: 5" in result.output and "too short" in result.output
     cb = CaseBase.load(out)
-    assert len(cb) == 4 * 30 and cb.max_moves == 30
+    assert len(cb) == 5 * 30 and cb.max_moves == 30
     assert "binary.sgf" in log.read_text()
 
 

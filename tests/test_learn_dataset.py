@@ -24,9 +24,9 @@ from mcgo.learn.extraction import extract
 from mcgo.learn.split import SPLITS, game_key, split_of
 from mcgo.sgf import read_game
 
-FIRST_GAMES = 20                  # the first goban files, sorted: 19 replay, Hon-45-1 does not
+FIRST_GAMES = 20                  # the first goban files, sorted: all replay as recorded
 DUPLICATED = "Hon-47-1.mgt"       # written again rotated and mirrored by sgfmill
-NOT_REPLAYABLE = "Hon-45-1.sgf"   # black plays twice in a row at move 294
+TWICE = "Hon-45-1.sgf"            # black plays twice in a row at move 294
 COUNTED_GAMES = ("Hon-47-1.mgt", "Hon-45-p1.sgf")   # RE a number of points; GNU Go checks them
 TEST_PLAYOUTS = 300               # ownership playouts where ownership is not what is tested
 
@@ -117,12 +117,12 @@ def test_duplicates_once_and_bad_files_skipped_with_reasons(extracted, collectio
     assert report.duplicates == 1
     sources = [g.source for g in ds.games()]
     assert DUPLICATED in sources and "rotated.sgf" not in sources
-    assert NOT_REPLAYABLE not in sources and "broken.sgf" not in sources
-    assert len(ds) == FIRST_GAMES - 1 == meta["counts"]["games"]
+    assert TWICE in sources and "broken.sgf" not in sources      # as recorded
+    assert len(ds) == FIRST_GAMES == meta["counts"]["games"]
     assert meta["report"]["duplicates"] == 1
     messages = "\n".join(report.skipped_messages)
     assert "broken.sgf" in messages and "truncated" in messages
-    assert f"{NOT_REPLAYABLE} game 1: move 294" in messages and "same player twice" in messages
+    assert TWICE not in messages
     assert "rotated.sgf: duplicate game" in messages
     assert game_key(read_game(collection / "rotated.sgf")) == game_key(read_game(collection / DUPLICATED))
 
@@ -239,7 +239,7 @@ def test_jobs_do_not_change_the_dataset(collection, tmp_path, monkeypatch):
     one, _ = extract([collection], tmp_path / "one", playouts=50)
     two, _ = extract([collection], tmp_path / "two", playouts=50, jobs=2)
     a, b = Dataset.open(tmp_path / "one"), Dataset.open(tmp_path / "two")
-    assert len(a) == FIRST_GAMES - 1
+    assert len(a) == FIRST_GAMES
     for name in one["arrays"]:
         assert np.array_equal(a.array(name), b.array(name), equal_nan=a.array(name).dtype.kind == "f"), name
     assert (tmp_path / "one" / "games.json").read_bytes() == (tmp_path / "two" / "games.json").read_bytes()

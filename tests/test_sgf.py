@@ -31,34 +31,30 @@ def sgfmill_games(data):
 def sgfmill_replay(game):
     """Replay a game with sgfmill alone: (board, moves played, first error or None).
 
-    The error is ``(move number, reason)`` with reason occupied, ko or suicide. The point
-    values get their whitespace removed (two goban files hold line breaks inside them).
+    A record is replayed as recorded: the error is ``(move number, reason)`` with reason
+    occupied or suicide; a ko retake is played (sgfmill's board does not forbid it either).
+    The point values get their whitespace removed (two goban files hold line breaks inside
+    them).
     """
     size = game.get_size()
     board = boards.Board(size)
-    ko = None  # (point, colour that may not take it)
     number = 0
     for node in game.get_main_sequence():
         if node.has_setup_stones():
             board.apply_setup(*node.get_setup_stones())
-            ko = None
         colour, raw = node.get_raw_move()
         if colour is None:
             continue
         number += 1
         move = sgf_properties.interpret_go_point(b"".join(raw.split()), size)
         if move is None:
-            ko = None
             continue
         row, col = move
         if board.get(row, col) is not None:
             return board, number - 1, (number, "occupied")
-        if ko == (move, colour):
-            return board, number - 1, (number, "ko")
-        ko_point = board.play(row, col, colour)
+        board.play(row, col, colour)
         if board.get(row, col) is None:
             return board, number - 1, (number, "suicide")
-        ko = None if ko_point is None else (ko_point, "w" if colour == "b" else "b")
     return board, number, None
 
 
@@ -134,9 +130,9 @@ def test_goban_games_replay_like_sgfmill(goban_files, goban_records):
         assert e.record.moves[e.move_number - 1] == (e.color, e.move)
 
 
-def test_goban_turn_repeats_are_real(goban_files, goban_records):
+def test_goban_turn_repeats_are_real_and_replay_as_recorded(goban_files, goban_records):
     """Records where one colour moves twice: sgfmill sees the same colours in the same place,
-    and ``alternate=True`` stops there with the reason."""
+    and mcgo plays them as recorded, to the same stones as sgfmill's board."""
     repeated = 0
     for path in goban_files:
         record = goban_records[path]
@@ -148,11 +144,11 @@ def test_goban_turn_repeats_are_real(goban_files, goban_records):
         assert record.turn_repeats() == expected
         if expected:
             repeated += 1
-            with pytest.raises(ReplayError) as info:
-                replay(record, alternate=True, superko=False)
-            assert info.value.move_number <= expected[0]
-            if info.value.reason == "same player twice":
-                assert info.value.move_number == expected[0]
+            ref_board, played, ref_error = sgfmill_replay(game)
+            if ref_error is None:
+                board = replay(record)
+                assert len(board.moves) == played
+                assert mcgo_stones(board) == sgfmill_stones(ref_board), path
     assert 0 < repeated < 60
 
 
@@ -209,16 +205,15 @@ def test_fuego_games_replay_like_sgfmill(fuego_regression_dir):
     assert errors == []  # under simple ko every one of them replays
 
 
-def test_fuego_superko_file_is_refused_where_it_says(fuego_regression_dir):
-    # the file's own comment: "W B9 is forbidden if positional superko is used"
+def test_a_record_that_repeats_a_position_loads_as_recorded(fuego_regression_dir):
+    # the file's own comment: "W B9 is forbidden if positional superko is used"; the record
+    # plays it, so it loads to its last move, and the board's rule applies to later moves only
     path = fuego_regression_dir / "sgf" / "repetition" / "positional-superko.sgf"
     record = read_game(path)
     assert "B9 is forbidden if positional superko" in record.comments[3]
-    with pytest.raises(ReplayError) as info:
-        replay(record)
-    assert (info.value.move_number, info.value.vertex, info.value.color, info.value.reason) == \
-        (3, "B9", WHITE, "superko")
-    replay(record, superko=False)
+    assert check_against_sgfmill(path.read_bytes(), [record], superko=True) == []
+    board = replay(record)
+    assert len(board.moves) == len(record.moves) and board.superko
 
 
 # ----------------------------------------------------------------------------- quirks
@@ -401,18 +396,34 @@ def test_suicide_is_refused_like_sgfmill():
     assert [(e.move_number, e.vertex, e.reason) for e in errors] == [(1, "A9", "suicide")]
 
 
-def test_simple_ko_retake_is_refused():
-    #   A B C D     white B4 captures C4; black may not retake at C4 at once,
-    # 5 . X O .     but may after a move elsewhere by each side
+def test_a_recorded_ko_retake_is_played():
+    #   A B C D     white B4 captures C4; black retakes at C4 at once: the rules forbid it,
+    # 5 . X O .     but the record has it, so it is replayed (a record is a fact)
     # 4 X . X O
     # 3 . X O .
     data = b"(;SZ[5]AB[ba][ab][cb][bc]AW[ca][db][cc];W[bb];B[cb])"
     record = read_game(data)
-    errors = check_against_sgfmill(data, [record])
-    assert [(e.move_number, e.vertex, e.color, e.reason) for e in errors] == [(2, "C4", BLACK, "ko")]
-    later = b"(;SZ[5]AB[ba][ab][cb][bc]AW[ca][db][cc];W[bb];B[ee];W[ae];B[cb])"
-    assert check_against_sgfmill(later, [read_game(later)]) == []
-    assert replay(read_game(later)).captures(BLACK) == 1
+    assert check_against_sgfmill(data, [record]) == []
+    board = replay(record)
+    assert board.captures(BLACK) == 1 and board.color_at("B4") == board.EMPTY
+    assert board.legality("B4", WHITE) == "ko"          # the rules hold for the next move
+
+
+def test_a_handicap_without_stones_gets_the_fixed_ones(gnugo_command, tmp_path):
+    """``HA[n]`` and no ``AB``: the same stones after loading as GNU Go's ``loadsgf``."""
+    from mcgo.gtp.controller import GtpEngine
+    for size, stones in ((9, 2), (9, 5), (13, 4), (19, 3), (19, 9)):
+        path = tmp_path / f"ha{size}-{stones}.sgf"
+        path.write_bytes(f"(;SZ[{size}]HA[{stones}]KM[0.5];W[ab];B[ba])".encode())
+        board = replay(read_game(path))
+        with GtpEngine(gnugo_command) as gnugo:
+            gnugo.send(f"loadsgf {path}")
+            reference = {colour: set(gnugo.send(f"list_stones {colour}").split())
+                         for colour in ("black", "white")}
+        ours = {"black": {coords.to_gtp(p, size) for p in board.stones(BLACK)},
+                "white": {coords.to_gtp(p, size) for p in board.stones(WHITE)}}
+        assert ours == reference, (size, stones)
+        assert len(ours["black"]) == stones + 1
 
 
 def test_replay_error_carries_move_and_board():
@@ -425,13 +436,12 @@ def test_replay_error_carries_move_and_board():
     assert e.board.color_at("D6") == WHITE and len(e.board.moves) == 2
 
 
-def test_same_player_twice_accepted_unless_alternate():
-    record = read_game(b"(;SZ[9];B[ee];B[dd];W[cc])")
-    assert record.turn_repeats() == [2]
+def test_same_player_twice_is_played_as_recorded():
+    record = read_game(b"(;SZ[9];B[ee];B[dd];W[cc];W[gg];W[gc])")
+    assert record.turn_repeats() == [2, 4, 5]
     board = replay(record)
     assert board.color_at("D6") == BLACK and board.to_move == BLACK
-    with pytest.raises(ReplayError, match="move 2 .*same player twice"):
-        replay(record, alternate=True)
+    assert len(board.stones(WHITE)) == 3
 
 
 def test_too_short():

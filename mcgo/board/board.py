@@ -209,13 +209,19 @@ class Board:
                      if K.hash_after(self.pts, self.info, self.zob, p, color) not in self._seen_hashes]
         return moves
 
-    def play(self, move, color=None):
-        """Play a move (``PASS`` or ``"pass"`` to pass); raises IllegalMove with the reason."""
+    def play(self, move, color=None, repetition=True):
+        """Play a move (``PASS`` or ``"pass"`` to pass); raises IllegalMove with the reason.
+
+        ``repetition=False`` plays a ko or superko retake as well (a game record is a fact:
+        its rules may have allowed it, as a triple ko under Japanese rules); occupied points and
+        suicide stay errors."""
         p = self.point(move)
         color = self.to_move if color is None else color
         if color not in (BLACK, WHITE):
             raise ValueError(f"colour must be BLACK or WHITE, got {color!r}")
         reason = self.legality(p, color)
+        if not repetition and reason in ("ko", "superko"):
+            reason = None
         if reason is not None:
             raise IllegalMove(
                 f"{color_name(color)} {coords.to_gtp(p, self.size)} is illegal ({reason})", reason)

@@ -3,8 +3,9 @@
 Every position before moves 1 to ``max_moves`` of each game becomes a case: its influence
 code, the side to move, the professional's move, the move number and the game. A game is
 skipped, with its reason, when it cannot be read (:class:`mcgo.sgf.SgfError`), is of another
-board size, is shorter than ``max_moves`` moves, or cannot be replayed legally with strict
-alternation (:class:`mcgo.sgf.ReplayError`: same player twice, a play on a stone, ...).
+board size, is shorter than ``max_moves`` moves, or cannot be replayed as recorded
+(:class:`mcgo.sgf.ReplayError`: a play on a stone, suicide; :func:`mcgo.sgf.replay` plays
+consecutive moves of one colour and repeated positions as the record has them).
 How one game becomes cases is :mod:`.indexing`.
 
 Games are indexed in parallel (``jobs`` processes); the result does not depend on ``jobs``.

@@ -41,7 +41,7 @@ def index_game(record, encoder, max_moves=DEFAULT_MAX_MOVES, min_moves=None):
         raise SgfError(f"board size {record.size} (the case base is {encoder.size}x{encoder.size})",
                        record.source or "<bytes>", record.game_index)
     min_moves = max_moves if min_moves is None else min_moves
-    board = replay(record, max_moves=max_moves, min_moves=min_moves, alternate=True, superko=False)
+    board = replay(record, max_moves=max_moves, min_moves=min_moves, superko=False)
     # Walk back from the end: after each undo the board is the position the move was played in.
     cases = []
     number = len(board.moves)

@@ -93,7 +93,7 @@ def extract_game(record, size, playouts, min_moves):
     if record.size != size:
         raise SgfError(f"board size {record.size} (the dataset is {size}x{size})",
                        record.source or "<bytes>", record.game_index)
-    board = replay(record, min_moves=min_moves, alternate=True, superko=False)
+    board = replay(record, min_moves=min_moves, superko=False)
     key = game_key(record)
     method = ownership_method(record)
     owner = final_ownership(board, method, playouts, seed_of(key))

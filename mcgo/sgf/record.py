@@ -28,7 +28,8 @@ class GameRecord:
     * ``komi``: points, or None when the file gives no ``KM``; scaled values such as Fox's
       ``KM[650]`` are already converted (see :func:`mcgo.sgf.reading.parse_komi`).
     * ``handicap``: the ``HA`` number as written (0 when absent). The stones themselves are in
-      ``setups[0]`` when the file has them as ``AB``; nothing is invented when it does not.
+      ``setups[0]`` when the file has them as ``AB``; without them, :func:`mcgo.sgf.replay`
+      places the fixed handicap.
     * ``black``, ``white``, ``black_rank``, ``white_rank``, ``result``, ``date``, ``event``,
       ``rules``, ``name``: the ``PB PW BR WR RE DT EV RU GN`` texts, stripped ("" when absent).
     * ``moves``: ``(color, point)`` pairs of the main line in order; a pass is ``mcgo.PASS``.

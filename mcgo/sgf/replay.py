@@ -4,16 +4,23 @@
 move number (1-based, passes counted), the move, its colour, the reason and the board just
 before the bad move, so a caller can still use the legal part of the game.
 
-Rules of replay (mcgo's choices):
+Rules of replay: a record is a fact, not a proposal, so it is replayed as recorded.
 
-* Setup stones (``record.setups``) are placed where they stand in the main line.
-* Each move is played with its own colour. A colour moving twice in a row is accepted, as GTP
-  ``play`` accepts it, unless ``alternate=True`` is asked (the case base does, since such a
-  record is a transcription error); :meth:`GameRecord.turn_repeats` lists them.
-* Illegal moves are those of :class:`mcgo.Board`: ``occupied``, ``ko``, ``superko``
-  (positional, only with ``superko=True``; historical games were played under simple ko) and
-  ``suicide``. Other reasons raised here: ``same player twice``, ``too short`` (fewer moves
-  than ``min_moves``) and ``setup leaves a chain without liberties``.
+* Setup stones (``record.setups``: ``AB``/``AW``/``AE``) are placed where they stand in the
+  main line. A record with ``HA[n]`` (n >= 2) and no setup stones before its first move gets
+  the fixed handicap stones (:func:`mcgo.board.handicap.fixed_points`, as GTP
+  ``fixed_handicap`` and GNU Go place them), and white moves first unless ``PL`` says otherwise;
+  unless black makes the first move: then the record gives the handicap as black's first
+  moves (as some servers write a free placement) and is replayed as it stands.
+* Each move is played with its own colour; one colour may move several times in a row
+  (teaching games, edited records: SGF allows it). :meth:`GameRecord.turn_repeats` lists them.
+* The rules' repetition test is not applied to recorded moves: a ko retake or a position
+  repeated by a triple ko is played as recorded. The only illegal moves are a play on an
+  occupied point and suicide (the kernels have no rules that allow it). Other reasons raised
+  here: ``too short`` (fewer moves than ``min_moves``), a setup that leaves a chain without
+  liberties, and ``HA[n]`` with no fixed placement on the board.
+* ``superko`` is the rule of the board for the moves played on it afterwards (GTP ``play``
+  after ``loadsgf``), not a test of the record.
 
 >>> from mcgo.sgf import read_game
 >>> board = replay(read_game(b"(;SZ[9]KM[7];B[ee];W[dd];B[];W[ee])"))
@@ -26,6 +33,7 @@ mcgo.sgf.replay.ReplayError: <bytes> game 1: move 4 (white E5) is illegal: occup
 """
 
 from ..board import BLACK, WHITE, Board, IllegalMove, color_name, coords  # noqa: F401 (doctests)
+from ..board.handicap import fixed_points
 from .record import SgfError
 
 
@@ -58,15 +66,15 @@ class ReplayError(SgfError):
         return None if self.move is None else coords.to_gtp(self.move, self.record.size)
 
 
-def replay(record, *, max_moves=None, min_moves=0, alternate=False, superko=True):
+def replay(record, *, max_moves=None, min_moves=0, superko=True):
     """The :class:`mcgo.Board` after the first ``max_moves`` moves (all by default).
 
     Setup stones that stand before move ``max_moves + 1`` are placed too, so the board is the
     position in which that move was played (``max_moves=0``: the start, handicap included).
 
     ``komi`` of the board is the record's (0 when unknown). Raises :class:`ReplayError` at the
-    first move that cannot be played, when the record has fewer than ``min_moves`` moves, and,
-    with ``alternate=True``, when a colour moves twice in a row.
+    first move that cannot be played (an occupied point, suicide) and when the record has fewer
+    than ``min_moves`` moves.
 
     >>> from mcgo.sgf import read_game
     >>> record = read_game(b"(;SZ[9];B[aa];W[ba];B[ee];W[ab])")
@@ -78,6 +86,9 @@ def replay(record, *, max_moves=None, min_moves=0, alternate=False, superko=True
     Traceback (most recent call last):
     ...
     mcgo.sgf.replay.ReplayError: <bytes> game 1: after move 4: too short (4 moves, 10 wanted)
+    >>> board = replay(read_game(b"(;SZ[9]HA[2];W[ee];W[dd])"))   # no AB: fixed handicap
+    >>> [coords.to_gtp(p, 9) for p in board.stones(BLACK)], board.to_move == BLACK
+    (['C3', 'G7'], True)
     """
     moves = record.moves
     komi = 0.0 if record.komi is None else record.komi
@@ -87,8 +98,8 @@ def replay(record, *, max_moves=None, min_moves=0, alternate=False, superko=True
     if len(moves) < min_moves:
         raise ReplayError(f"too short ({len(moves)} moves, {min_moves} wanted)", record, len(moves),
                           board=board)
+    place_missing_handicap(board, record)
     count = len(moves) if max_moves is None else min(max_moves, len(moves))
-    previous = None
     for number in range(count + 1):
         setup = record.setups.get(number)
         if setup is not None:
@@ -100,11 +111,26 @@ def replay(record, *, max_moves=None, min_moves=0, alternate=False, superko=True
         if number == count:
             break
         color, point = moves[number]
-        if alternate and color == previous:
-            raise ReplayError("same player twice", record, number + 1, point, color, board)
         try:
-            board.play(point, color)
+            board.play(point, color, repetition=False)
         except IllegalMove as e:
             raise ReplayError(e.reason, record, number + 1, point, color, board) from None
-        previous = color
     return board
+
+
+def place_missing_handicap(board, record):
+    """``HA[n]`` without setup stones before the first move, which is white's (or there is
+    none): the fixed handicap, white to move (unless the record's ``PL`` says otherwise)."""
+    if record.handicap < 2 or (record.moves and record.moves[0][0] == BLACK):
+        return
+    start = record.setups.get(0)
+    if start is not None and (start.black or start.white):
+        return
+    try:
+        points = fixed_points(record.size, record.handicap)
+    except ValueError as e:
+        raise ReplayError(f"HA[{record.handicap}] without setup stones: {e}", record, 0,
+                          board=board) from None
+    board.setup(black=points)
+    if record.player_to_move is None:
+        board.to_move = WHITE
