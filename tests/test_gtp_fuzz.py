@@ -8,6 +8,8 @@ incremental bookkeeping stays consistent with a full recount (``check_consistenc
 import contextlib
 import io
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,7 +25,8 @@ WORDS = (["b", "w", "black", "white", "x", "-1", "0", "1", "2", "9", "19", "25",
           "nan", "inf", "1e9", "dead", "alive", "seki", "none", "byoyomi", "canadian",
           "absolute", "/nonexistent.sgf", "", "#", "\t"] + VERTICES)
 # Commands that think are kept cheap (10 playouts); the streaming ones need a process.
-COMMANDS = [c for c in command_names() if c not in ("lz-analyze", "lz-genmove_analyze")]
+COMMANDS = [c for c in command_names() if c not in ("lz-analyze", "lz-genmove_analyze",
+                                                   "kata-analyze", "kata-genmove_analyze")]
 
 structured = st.builds(
     lambda ident, name, args: " ".join(([str(ident)] if ident is not None else []) + [name] + args),
@@ -70,7 +73,7 @@ def check_answers(batch):
         assert text.count("\n\n") == 1, (line, text)
         match = ANSWER.match(text[:-2])
         assert match, (line, text)
-        words = preprocess(line).split()
+        words = [w for w in preprocess(line).split(" ") if w]    # GTP's whitespace only
         if words[0].isascii() and words[0].isdigit():
             assert match.group(1) == words[0]
         if not keep_going:
@@ -89,3 +92,38 @@ def test_raw_bytes_never_kill_the_loop(scratch, data):
     text = out.getvalue()
     for block in [b for b in text.split("\n\n") if b]:
         assert ANSWER.match(block.lstrip("\n")), block
+
+
+def lines_gtp_answers(data):
+    """How many answers GTP version 2 (section 3.1, "Preprocessing") wants for ``data``,
+    written from the specification: split at LF; remove every control character but HT and
+    LF (CR and DEL included); HT becomes a space; a ``#`` starts a comment; a line that is
+    then empty or only spaces is ignored, any other line gets one answer."""
+    count = 0
+    for line in data.split(b"\n"):
+        kept = bytes(b for b in line if b == 9 or not (b < 32 or b == 127)).replace(b"\t", b" ")
+        kept = kept.split(b"#", 1)[0]
+        if kept.strip(b" "):
+            count += 1
+    return count
+
+
+def test_every_byte_inside_and_around_a_command_gets_one_answer_per_line(scratch):
+    """Every byte value 0-255 before, inside and after ``name`` and ``version``, through
+    the real command (stdin as bytes): exactly one answer per line the specification keeps,
+    e.g. ``name\\rversion`` is one (unknown) command, and a line of non-breaking spaces is
+    answered."""
+    data = b"".join(bytes([b]) + b"name\n" + b"name" + bytes([b]) + b"version\n" +
+                    b"version" + bytes([b]) + b"\n" for b in range(256))
+    data += "\u00a0\u00a0\n".encode() + b"name\rversion\n" + b"list_commands\n"
+    done = subprocess.run([sys.executable, "-m", "mcgo", "gtp", "--quiet", "--casebase", "none",
+                           "--playouts", "10"], input=data, capture_output=True, timeout=300,
+                          cwd=scratch)
+    text = done.stdout.decode("utf-8", errors="replace")
+    assert done.returncode == 0 and text.endswith("\n\n"), done.stderr
+    answers = text[:-2].split("\n\n")
+    assert len(answers) == lines_gtp_answers(data), (len(answers), lines_gtp_answers(data))
+    for answer in answers:
+        assert ANSWER.match(answer), answer
+    assert answers[-3:-1] == ["? unknown command", "? unknown command"]   # NBSP line, CR inside
+    assert "name" in answers[-1].split("\n")

@@ -35,18 +35,29 @@ def log(*parts):
 
 # --------------------------------------------------------------------------- parsing
 def preprocess(line):
-    """GTP 2 section 3.1: drop control characters except HT and LF, turn HT into a space,
-    cut a ``#`` comment, strip; return the remaining text ('' for nothing)."""
+    """GTP 2 section 3.1: drop control characters except HT and LF (CR included), turn HT
+    into a space, cut a ``#`` comment; return the remaining text without the spaces around it
+    ('' for a line the protocol ignores). Only GTP's whitespace (space, HT, LF) is stripped:
+    a line of non-breaking spaces is a command (an unknown one) and gets its answer.
+
+    >>> preprocess("name" + chr(13) + "version"), preprocess(chr(160) * 2), preprocess(" # note")
+    ('nameversion', '\\xa0\\xa0', '')
+    """
     line = "".join(" " if ch == "\t" else ch for ch in line
                    if ch == "\t" or ch == "\n" or not (ord(ch) < 32 or ord(ch) == 127))
     if "#" in line:
         line = line[:line.index("#")]
-    return line.strip()
+    return line.strip(" \n")
 
 
 def split_command(text):
-    """``(id, name, args)``: the id is the leading number if there is one, else ''."""
-    words = text.split()
+    """``(id, name, args)``: the id is the leading number if there is one, else ''. Words
+    are separated by GTP's whitespace (spaces, after :func:`preprocess`).
+
+    >>> split_command("7 genmove  b")
+    ('7', 'genmove', ['b'])
+    """
+    words = [word for word in text.replace("\n", " ").split(" ") if word]
     ident = ""
     if words and is_number(words[0]):
         ident = words.pop(0)
