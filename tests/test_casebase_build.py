@@ -195,3 +195,21 @@ def test_cli_influence_picture(goban_games_dir, tmp_path):
     bad.write_bytes(b"(;SZ[19];B[pd];W[pd])")
     result = CliRunner().invoke(main, ["influence", str(bad), "-o", str(tmp_path / "x.png")])
     assert result.exit_code == 2 and "occupied" in result.output
+
+
+def test_empty_folders_and_broken_links_are_reported(goban_games_dir, tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(main, ["build-casebase", str(empty), "-o", str(tmp_path / "x.mcgocb")])
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert "no SGF files" in result.output and not (tmp_path / "x.mcgocb").exists()
+
+    links = tmp_path / "links"
+    links.mkdir()
+    shutil.copy(goban_games_dir / GOOD_GAMES[0], links / GOOD_GAMES[0])
+    (links / "gone.sgf").symlink_to(tmp_path / "nowhere.sgf")
+    (links / "gone.tar.gz").symlink_to(tmp_path / "nowhere.tar.gz")
+    cb, report = build_casebase(links)
+    assert report.games_indexed == 1
+    messages = "\n".join(report.skipped_messages)
+    assert "gone.sgf: cannot read file" in messages and "gone.tar.gz: cannot read archive" in messages

@@ -35,7 +35,7 @@ META = "meta.json"          # mcgo.learn.META, named here to stay light
 def extract_command(sources, output, size, playouts, min_moves, jobs, force, log_path):
     """Extract a training dataset from SGF games (files, folders searched recursively,
     .tar.gz archives): moves, results, final ownership, the split by game."""
-    from ..sgf.sources import input_files
+    from ..sgf.sources import input_files, total_size
     from .extraction import extract
 
     output = pathlib.Path(output)
@@ -52,7 +52,7 @@ def extract_command(sources, output, size, playouts, min_moves, jobs, force, log
     files, _ = input_files(sources)
     if not files:
         raise click.UsageError("no SGF files (.sgf, .mgt) or archives (.tar.gz) among the sources")
-    total = sum(f.stat().st_size for f in files)
+    total = total_size(files)
     temporary = output.with_name(output.name + ".partial")
     if temporary.exists():
         shutil.rmtree(temporary)

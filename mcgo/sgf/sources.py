@@ -62,12 +62,17 @@ class InputReport:
 
 
 def input_files(paths):
-    """(files to read, files ignored) under the given files and folders, sorted."""
+    """(files to read, files ignored) under the given files and folders, sorted.
+
+    A broken link with an SGF name is kept among the files to read, so that reading it
+    reports it ("cannot read file") instead of passing over it in silence."""
     chosen, ignored = [], []
     for path in map(pathlib.Path, paths):
         if not path.exists():
-            raise FileNotFoundError(f"no such file or folder: {path}")
-        candidates = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+            raise FileNotFoundError(f"no such file or folder: {path}"
+                                    + (" (a broken link)" if path.is_symlink() else ""))
+        candidates = sorted(p for p in path.rglob("*") if p.is_file() or is_broken_link(p)) \
+            if path.is_dir() else [path]
         for p in candidates:
             name = p.name.lower()
             if name.endswith(SGF_SUFFIXES) or name.endswith(ARCHIVE_SUFFIXES):
@@ -75,6 +80,15 @@ def input_files(paths):
             else:
                 ignored.append(p)
     return chosen, ignored
+
+
+def is_broken_link(path):
+    return path.is_symlink() and not path.exists()
+
+
+def total_size(files):
+    """Bytes of the files that can be read (for a progress bar; a broken link counts 0)."""
+    return sum(f.stat().st_size for f in files if not is_broken_link(f))
 
 
 def iter_inputs(files, root=None):
@@ -91,7 +105,11 @@ def iter_inputs(files, root=None):
                 continue
             yield name, data, None, len(data)
             continue
-        size = path.stat().st_size
+        try:
+            size = path.stat().st_size
+        except OSError as e:
+            yield name, None, f"cannot read archive: {e.strerror or e}", 0
+            continue
         consumed = 0
         try:
             with open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r|*") as archive:
