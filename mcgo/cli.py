@@ -7,6 +7,7 @@ import sys
 import click
 
 from . import __version__, options
+from .clitypes import FINITE, Number, OutputFile
 
 # ``mcgo bench`` measures the policies that play (``auto`` only picks one of them), or all.
 BENCH_POLICIES = [name for name in options.PLAYOUT_POLICIES if name != "auto"]
@@ -14,10 +15,41 @@ POLICY_CHOICES = BENCH_POLICIES + ["all"]
 SIZE_CHOICES = ["9", "13", "19"]
 
 
-@click.group()
-@click.version_option(__version__, prog_name="mcgo")
+class McgoGroup(click.Group):
+    """The ``mcgo`` group: every error on the command line is one line, ``Error: ...``, on
+    stderr and exit status 2 (click would add two lines of usage); a missing optional extra is
+    such an error wherever in a command it is found."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as e:
+            click.echo(f"Error: {' '.join(e.format_message().split())}", err=True)
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
+
+    def invoke(self, ctx):
+        from .extras import MissingExtra
+        try:
+            return super().invoke(ctx)
+        except MissingExtra as e:
+            error = click.ClickException(str(e))
+            error.exit_code = 2
+            raise error from None
+
+
+@click.group(cls=McgoGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="mcgo")
 def main():
-    """mcgo: a Monte Carlo UCT Go engine with case-based opening play."""
+    """mcgo: a Monte Carlo UCT Go engine with case-based opening play.
+
+    Play in the terminal with `mcgo play`, or connect a GUI to `mcgo gtp`.
+    `mcgo COMMAND -h` explains each command."""
 
 
 @main.command()
@@ -25,13 +57,14 @@ def main():
               help="Playout policy to measure.")
 @click.option("--size", "sizes", type=click.Choice(SIZE_CHOICES), multiple=True,
               help="Board size (repeat for several). Default: 9 and 19.")
-@click.option("--seconds", type=float, default=3.0, show_default=True,
+@click.option("--seconds", type=Number(0, min_open=True), default=3.0, show_default=True,
               help="Measuring time per row, after a warm-up.")
 @click.option("--threads", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Threads running playouts at once.")
 @click.option("--start", type=click.Choice(["empty", "midgame", "both"]), default="both",
               show_default=True, help="Start from the empty board, a middle-game position, or both.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the playouts' random numbers.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON on stdout.")
 def bench(policy, sizes, seconds, threads, start, seed, as_json):
     """Measure playouts per second of each playout policy."""
@@ -58,25 +91,27 @@ def bench(policy, sizes, seconds, threads, start, seed, as_json):
 
 @main.command("build-casebase")
 @click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default="casebase.mcgocb",
+@click.option("-o", "--output", type=OutputFile(), default="casebase.mcgocb",
               show_default=True, help="Case-base file to write.")
 @click.option("--moves", type=click.IntRange(1, 1000), default=40, show_default=True,
               help="Positions indexed per game (moves 1..N); shorter games are skipped.")
 @click.option("--size", type=click.IntRange(5, 25), default=19, show_default=True,
               help="Board size of the case base; games of other sizes are skipped.")
-@click.option("--threshold", type=click.FloatRange(0), default=None,
+@click.option("--threshold", type=Number(0), default=None,
               help="Influence margin (stone units) for a point to count as black or white.")
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Processes indexing games in parallel.")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--log", "log_path", type=OutputFile(), default=None,
               help="Also write every skipped game with its reason to this file.")
 def build_casebase_command(sources, output, moves, size, threshold, jobs, log_path):
     """Index SGF games (files, folders searched recursively, .tar.gz archives) into a case base."""
     from .casebase import DEFAULT_THRESHOLD, build_casebase
-    from .sgf.sources import input_files
+    from .sgf.sources import input_files, total_size
 
     files, _ = input_files(sources)
-    total = sum(f.stat().st_size for f in files)
+    if not files:
+        raise click.UsageError("no SGF files (.sgf, .mgt) or archives (.tar.gz) among the sources")
+    total = total_size(files)
     with click.progressbar(length=total, label="indexing", file=sys.stderr,
                            show_pos=False, show_percent=True, show_eta=True) as bar:
         cb, report = build_casebase(sources, size=size, max_moves=moves,
@@ -111,9 +146,9 @@ def position_of(game, move_number):
 @click.argument("game", type=click.Path(exists=True, dir_okay=False))
 @click.option("--move", "move_number", type=click.IntRange(0), default=30, show_default=True,
               help="Show the position after this many moves.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+@click.option("-o", "--output", type=OutputFile(), required=True,
               help="Picture to write (.png or .svg).")
-@click.option("--threshold", type=click.FloatRange(0), default=None,
+@click.option("--threshold", type=Number(0), default=None,
               help="Influence margin (stone units) for a point to count as black or white.")
 def influence(game, move_number, output, threshold):
     """Draw a position of GAME.sgf beside its flow influence map (thesis figure 7.1)."""
@@ -130,7 +165,7 @@ def influence(game, move_number, output, threshold):
 @click.argument("game", type=click.Path(exists=True, dir_okay=False))
 @click.option("--move", "move_number", type=click.IntRange(0), default=80, show_default=True,
               help="Show the position after this many moves.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+@click.option("-o", "--output", type=OutputFile(), required=True,
               help="Picture to write (.png or .svg).")
 @click.option("--net", default="dagrnn", show_default=True,
               help="Ownership network: 'dagrnn' (shipped) or a file of `mcgo learn ownership`.")
@@ -183,11 +218,11 @@ def engine_options(command):
     decorators = [
         click.option("--size", type=click.IntRange(2, 25), default=None,
                      help="Board size at start [gtp: 19, play: 9]."),
-        click.option("--komi", type=float, default=options.DEFAULT_KOMI, show_default=True,
+        click.option("--komi", type=FINITE, default=options.DEFAULT_KOMI, show_default=True,
                      help="Komi (a GTP komi command or an SGF KM overrides it)."),
         click.option("--playouts", type=click.IntRange(1), default=None,
                      help="Simulations per move (all threads together)."),
-        click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
+        click.option("--seconds", type=Number(0, min_open=True), default=None,
                      help="Seconds per move (GTP time settings may shorten it). "
                           "Default 1 s when neither limit is given."),
         click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
@@ -196,7 +231,8 @@ def engine_options(command):
                      default=options.DEFAULT_PARALLEL,
                      show_default=True,
                      help="Threads share one tree (virtual loss) or grow one each."),
-        click.option("--seed", type=int, default=0, show_default=True),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Seed of the search's random numbers (GTP set_random_seed changes it)."),
         click.option("--policy", type=click.Choice(PLAYOUT_POLICY_CHOICES), default=options.DEFAULT_POLICY,
                      show_default=True, help="Playout policy."),
         click.option("--preset", type=click.Choice(PRESET_CHOICES), default=options.DEFAULT_PRESET,
@@ -207,10 +243,10 @@ def engine_options(command):
                      help="Change one of the preset's named settings (repeatable)."),
         click.option("--list-settings", is_flag=True, expose_value=False, callback=list_settings,
                      help="List the named settings with the preset's values, and exit."),
-        click.option("--resign", type=click.FloatRange(0, 1), default=options.DEFAULT_RESIGN,
+        click.option("--resign", type=Number(0, 1), default=options.DEFAULT_RESIGN,
                      show_default=True,
                      help="Resign below this win rate (0: never)."),
-        click.option("--max-memory", type=click.FloatRange(1), default=options.DEFAULT_MEMORY_MB,
+        click.option("--max-memory", type=Number(1), default=options.DEFAULT_MEMORY_MB,
                      show_default=True,
                      help="Megabytes for the search trees."),
     ]
@@ -260,10 +296,14 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
               help="Seed 003's ownership network for the chains the playouts leave unsure "
                    "in final_status_list and final_score, and for mcgo-ownership net: a "
                    "file (mcgo learn ownership), the shipped one (dagrnn), or none.")
-@click.option("--ownership-prior", type=click.FloatRange(0), default=0.0, show_default=True,
+@click.option("--ownership-prior", type=Number(0), default=0.0, show_default=True,
               help="Virtual visits of the network's 1-ply prior on the root's moves "
                    "(0: none; needs --ownership-net).")
-def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior,
+@click.option("--ponder", is_flag=True,
+              help="After each move, search on in the opponent's time, until the next "
+                   "command or half the tree memory (--max-memory) is used; the next move "
+                   "reuses that tree.")
+def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior, ponder,
         **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
@@ -302,12 +342,14 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
                              model=model, **engine_settings)
         engine.ownership_model = net
         engine.use_ownership_prior(ownership_prior)
+        engine.ponder = ponder
         engine.opening_advisor = advisor if casebase != "default" else \
             make_opening_advisor(casebase, casebase_moves, quiet)
         engine.warm_up()
         return engine
 
-    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    # Lines end at LF only: GTP discards a CR (section 3.1), it does not end a command.
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline="\n")
     try:
         serve_while_starting(start_engine, stdin, sys.stdout)
     except KeyboardInterrupt:
@@ -334,12 +376,48 @@ def warmup():
 @engine_options
 @click.option("--color", type=click.Choice(["black", "white"]), default="black",
               show_default=True, help="Your colour.")
-def play(color, **engine_settings):
-    """Play a game against mcgo in the terminal: type moves like D4, or pass, undo, quit."""
-    from .gtp.terminal import play_in_terminal
+@click.option("--handicap", type=click.IntRange(2, 9), default=None,
+              help="Fixed handicap stones for black (as GTP fixed_handicap; at most 4 on "
+                   "even boards); white moves first. Komi is then 0.5 unless --komi is given.")
+@click.option("--sgf", "sgf_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the game record (SGF, with the result) here when the game ends "
+                   "or you quit.")
+@click.option("--casebase", default="default", show_default=True, metavar="FILE|none|default",
+              help="Case base for the opening bonus on its board size (default: the shipped "
+                   "19x19 one), as mcgo gtp.")
+@click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
+              help="The case-base bonus applies to moves 1 to N.")
+@click.option("--model", "model_file", default="none", show_default=True,
+              metavar="FILE|default|none",
+              help="Learned move model for the tree's priors, as mcgo gtp.")
+def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, **engine_settings):
+    """Play a game against mcgo in the terminal: type moves like D4, or pass, resign, undo,
+    hint, score, save FILE, help, quit."""
+    from click.core import ParameterSource
 
-    engine = make_engine(default_size=options.DEFAULT_PLAY_SIZE, verbose=False, **engine_settings)
-    play_in_terminal(engine, color)
+    from .gtp.terminal import check_handicap, check_writable, play_in_terminal
+
+    size = engine_settings["size"] or options.DEFAULT_PLAY_SIZE
+    check_handicap(size, handicap)
+    check_writable(sgf_path)
+    if casebase not in ("none", "default") and not os.path.isfile(casebase):
+        raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
+    advisor = make_opening_advisor(casebase, casebase_moves, quiet=True)
+    model = None
+    if model_file != "none":
+        from .learn.movemodel import ModelError, open_model
+        try:
+            model = open_model(model_file)
+        except ModelError as e:
+            raise click.BadParameter(str(e), param_hint="--model") from None
+    if handicap and click.get_current_context().get_parameter_source("komi") \
+            == ParameterSource.DEFAULT:
+        from .gtp.terminal import HANDICAP_KOMI
+        engine_settings["komi"] = HANDICAP_KOMI
+    engine = make_engine(default_size=options.DEFAULT_PLAY_SIZE, verbose=False, model=model,
+                         **engine_settings)
+    engine.opening_advisor = advisor
+    play_in_terminal(engine, color, sgf_path=sgf_path, handicap=handicap)
 
 
 def add_match_commands():

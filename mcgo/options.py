@@ -36,6 +36,7 @@ PARALLEL_MODES = ("tree", "root")
 DEFAULT_PARALLEL = "tree"
 
 DEFAULT_RESIGN = 0.1     # resign below this win rate (0: never)
+SEED_MODULUS = 1 << 64   # any integer is a seed: reduced modulo 2^64 (GTP set_random_seed, --seed)
 DEFAULT_MEMORY_MB = 256  # search trees
 
 
@@ -52,6 +53,17 @@ NAMED_SETTINGS = {
     "virtual_loss": (float, "visits without wins put on a path a thread is playing (tree parallel)"),
     "model_prior": (float, "virtual visits of the learned move model's prior (with --model)"),
 }
+
+
+def normalize_seed(seed):
+    """Any integer as the seed the kernels take: reduced modulo 2^64 and held as a signed
+    64-bit integer (the same bits; the generator reads them as unsigned).
+
+    >>> normalize_seed(2**64 + 5), normalize_seed(2**63), normalize_seed(-1)
+    (5, -9223372036854775808, -1)
+    """
+    value = int(seed) % SEED_MODULUS
+    return value - SEED_MODULUS if value >= SEED_MODULUS // 2 else value
 
 
 def parse_settings(texts):

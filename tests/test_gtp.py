@@ -189,7 +189,7 @@ def test_loadsgf_and_printsgf_round_trip(gtp, tmp_path):
     from mcgo import sgf
     record = sgf.read_game(out.read_bytes())
     assert [coords.to_gtp(p, 9) for _, p in record.moves] == ["E5", "C7", "G3", "C3"]
-    assert fails(gtp, f"loadsgf {tmp_path / 'missing.sgf'}") == "cannot load file"
+    assert fails(gtp, f"loadsgf {tmp_path / 'missing.sgf'}") == "cannot load file: no such file"
 
 
 def test_printsgf_keeps_handicap_stones(gtp):
@@ -506,7 +506,7 @@ def test_mcgo_play_in_the_terminal():
 
 def test_loadsgf_refuses_devices_and_directories(gtp, tmp_path):
     for path in ("/dev/zero", str(tmp_path)):
-        assert fails(gtp, f"loadsgf {path}") == "cannot load file"
+        assert fails(gtp, f"loadsgf {path}") == "cannot load file: not a file"
     assert gtp.send("name") == "mcgo"
 
 

@@ -63,6 +63,7 @@ from typing import Optional
 
 import numpy as np
 
+from .. import options
 from ..board import coords
 from .common import RECORD_COLORS
 from .dispatch import NO_RECORD, POLICY_NAMES, new_work, run_batch, run_playout
@@ -129,7 +130,7 @@ class PlayoutStats:
 
 def thread_seed(seed, thread):
     """The seed of one thread of a multi-threaded run (thread 0 keeps ``seed``)."""
-    return seed + 0x9E3779B1 * thread
+    return options.normalize_seed(seed + 0x9E3779B1 * thread)
 
 
 def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threads=1, komi=None,

@@ -134,7 +134,7 @@ def move_before_last(board):
 def game_seed(seed, games):
     """The seed of the search in a session's game after ``games`` searched games (the first
     game keeps ``seed``)."""
-    return seed + GAME_SEED_STEP * games
+    return options.normalize_seed(seed + GAME_SEED_STEP * games)
 
 
 class Worker:
@@ -153,7 +153,7 @@ class Worker:
         self.amaf = np.zeros(w * w, dtype=np.int8)
         self.path = np.zeros(MAX_DEPTH, dtype=np.int32)
         self.owner_sum = np.zeros(w * w, dtype=np.int32)
-        self.rng = seed_rng(seed)
+        self.rng = seed_rng(options.normalize_seed(seed))
         self.simulations = 0
         self.moves = 0
 
@@ -205,7 +205,7 @@ class Search:
 
     # ------------------------------------------------------------------ trees
     def set_seed(self, seed):
-        self.seed = seed
+        self.seed = options.normalize_seed(seed)
         self.games = 0
         self.workers = None
 
@@ -216,10 +216,12 @@ class Search:
         if self.workers is not None:
             self.games += 1
         self.workers = None
+        self.last_result = self.last_board = None
 
     def clear(self):
-        """Forget the trees (new game, new seed)."""
+        """Forget the trees (new game, new seed) and the last search's result."""
         self.workers = None
+        self.last_result = self.last_board = None
 
     @property
     def shared_tree(self):
