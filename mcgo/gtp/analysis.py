@@ -1,14 +1,20 @@
-"""Text the analysis commands print: Leela Zero's ``lz-analyze`` lines, the thesis's tree
-printout (``mcgo-tree``) and GoGui's graphics (``gfx``) answers."""
+"""Text the analysis commands print: Leela Zero's ``lz-analyze`` lines, KataGo's
+``kata-analyze`` lines, the thesis's tree printout (``mcgo-tree``) and GoGui's graphics
+(``gfx``) answers."""
 
 import math
+from dataclasses import dataclass
+
+import numpy as np
 
 from ..board import coords
-from ..board.kernels import PASS
+from ..board.kernels import BLACK, PASS
+from ..playout import mean_ownership
 from ..search.presets import THESIS_EXPLORATION
 from ..search.tree import BONUS, MOVE, VISITS, WINS
 
 TREE_INDENT = "  "
+PV_LENGTH = 20                 # moves of a principal variation (as Search.principal_variation)
 
 
 def lz_info_line(search, result, size, max_moves=None):
@@ -29,6 +35,170 @@ def lz_info_line(search, result, size, max_moves=None):
     return " ".join(parts)
 
 
+# --------------------------------------------------------------------------- KataGo
+@dataclass
+class KataRequest:
+    """What a ``kata-analyze`` or ``kata-genmove_analyze`` asks for: the analysed colour, the
+    seconds between lines (None: no lines) and KataGo's key-value options."""
+    color: int
+    interval: float = None
+    min_moves: int = 0
+    max_moves: int = 0             # 0: every move
+    ownership: bool = False
+    ownership_stdev: bool = False
+    pv_visits: bool = False
+    root_info: bool = False
+    moves_ownership: bool = False  # asked for but not available: no per-move ownership is kept
+
+
+def kata_number(x):
+    """A float as ``kata-analyze`` prints it: fixed point, up to six decimals, always with
+    a decimal point (Sabaki reads a winrate without one as hundredths of a percent, Leela
+    Zero's scale), never an exponent."""
+    text = f"{float(x):.6f}".rstrip("0")
+    if text.endswith("."):
+        text += "0"
+    return "0.0" if text == "-0.0" else text
+
+
+def kata_info_line(search, result, board, request, komi=None):
+    """One ``kata-analyze`` line (KataGo's docs/GTP_Extensions.md): the moves' ``info``
+    groups, best first, then ``rootInfo``, ``ownership`` and ``ownershipStdev`` groups
+    when asked for; '' when nothing has been visited yet.
+
+    Every value is from the side of ``request.color`` (the analysed colour, which moves at
+    the search's root), KataGo's default ``reportAnalysisWinratesAs = SIDETOMOVE``:
+
+    * ``info move X visits N utility U winrate W prior P lcb L utilityLcb UL order K pv ...``
+      (``pvVisits`` and ``pvEdgeVisits`` after the pv with ``pvVisits true``). ``winrate``
+      is the move's mean playout result (0..1), ``lcb`` the lower end of its Wilson 95%
+      interval, ``utility`` = 2 winrate - 1 and ``utilityLcb`` = 2 lcb - 1 (mcgo's utility
+      is the win/loss value alone, in [-1, 1]), ``prior`` the move's share of the root's
+      prior values (the playout rules' virtual wins, or the learned model's; 0 without
+      priors). No per-move score fields: the search keeps no score per move (KataGo asks
+      consumers to be robust to missing fields; Lizzie and Sabaki then show no score on the
+      moves). The pv stays the last field unless
+      ``pvVisits`` is asked for, as Sabaki's parser reads the pv from the end of a group.
+    * ``rootInfo visits N utility U winrate W scoreMean S scoreLead S scoreSelfplay S``:
+      the root's visits (reused ones included) and win rate; the three scores are the same
+      number, the mean final area margin (after komi) of this search's playouts, which are
+      noisy self-play games (KataGo's ``scoreSelfplay``); no ``scoreStdev`` (the search keeps
+      no sum of squares).
+    * ``ownership`` and ``ownershipStdev``: ``size * size`` values, row by row from the top
+      left (A19 first on 19x19) to the bottom right, as KataGo orders them; ownership in
+      [-1, 1], +1 the analysed colour's, the mean final owner over this search's playouts
+      (the search adds each playout's final owners up as it runs: no extra playouts). The
+      standard deviation is ``sqrt(1 - m^2)`` for mean ``m``: exact when every point ends a
+      playout owned by one side (area scoring leaves few neutral points).
+    """
+    komi = board.komi if komi is None else komi
+    size = board.size
+    sign = 1.0 if request.color == BLACK else -1.0
+    groups = []
+    total_prior = sum(m.prior for m in result.moves) or 1.0
+    for i, m in enumerate(_reported_moves(result, request)):
+        pv, pv_visits = principal_variation_visits(search, m.move)
+        if m.visits > 0:
+            winrate, lcb = m.winrate, m.lcb
+        else:                      # an unvisited move (minmoves): its prior value, if any
+            winrate, lcb = (m.prior if m.prior_visits else 0.5), 0.0
+        text = (f"info move {coords.to_gtp(m.move, size)} visits {int(m.visits)} "
+                f"utility {kata_number(2 * winrate - 1)} winrate {kata_number(winrate)} "
+                f"prior {kata_number(m.prior / total_prior)} lcb {kata_number(lcb)} "
+                f"utilityLcb {kata_number(2 * lcb - 1)} order {i} "
+                f"pv {' '.join(coords.to_gtp(p, size) for p in pv)}")
+        if request.pv_visits:
+            counts = " ".join(str(int(v)) for v in pv_visits)
+            text += f" pvVisits {counts} pvEdgeVisits {counts}"
+        groups.append(text)
+    if not groups:
+        return ""
+    if request.root_info:
+        root = f"rootInfo visits {int(result.root_visits)}"
+        rate = root_winrate(search)
+        if rate is not None:
+            root += f" utility {kata_number(2 * rate - 1)} winrate {kata_number(rate)}"
+        score = playout_score(result, komi)
+        if score is not None:
+            s = kata_number(sign * score)
+            root += f" scoreMean {s} scoreLead {s} scoreSelfplay {s}"
+        groups.append(root)
+    if request.ownership or request.ownership_stdev:
+        owner = kata_ownership(result, size, request.color)
+        if owner is not None:
+            if request.ownership:
+                groups.append("ownership " + " ".join(kata_number(v) for v in owner))
+            if request.ownership_stdev:
+                stdev = np.sqrt(np.maximum(0.0, 1.0 - owner * owner))
+                groups.append("ownershipStdev " + " ".join(kata_number(v) for v in stdev))
+    return " ".join(groups)
+
+
+def _reported_moves(result, request):
+    """The visited root moves, the chosen move first, then by visits (as ``lz-analyze``);
+    then, up to ``minmoves``, unvisited ones by prior; at most ``maxmoves``."""
+    visited = [m for m in result.moves if m.visits > 0]
+    order = sorted(visited, key=lambda m: (m.move != result.best_move, -m.visits, -m.winrate))
+    if len(order) < request.min_moves:
+        rest = sorted((m for m in result.moves if m.visits <= 0),
+                      key=lambda m: (-m.prior, m.move))
+        order += rest[:request.min_moves - len(order)]
+    if request.max_moves:
+        order = order[:request.max_moves]
+    return order
+
+
+def principal_variation_visits(search, move, limit=PV_LENGTH):
+    """``(pv, visits)``: the most visited line after ``move`` from the tree that searched
+    it most (the line :meth:`Search.principal_variation` gives) and each pv node's visits."""
+    best_tree, best_node, best_visits = None, -1, -1.0
+    for t in search.trees:
+        c = t.child_with_move(t.root, move)
+        if c >= 0 and t.floats[VISITS, c] > best_visits:
+            best_tree, best_node, best_visits = t, c, t.floats[VISITS, c]
+    pv, visits = [move], [max(0.0, best_visits)]
+    node = best_node
+    while best_tree is not None and len(pv) < limit:
+        node = best_tree.best_child(node)
+        if node < 0 or best_tree.floats[VISITS, node] < 1:
+            break
+        pv.append(int(best_tree.ints[MOVE, node]))
+        visits.append(float(best_tree.floats[VISITS, node]))
+    return pv, visits
+
+
+def root_winrate(search):
+    """The root's win rate for its side to move over all its visits (None unvisited). The
+    root's own statistics count wins of the player who moved into it, the opponent."""
+    wins = visits = 0.0
+    for t in search.trees:
+        wins += float(t.floats[WINS, t.root])
+        visits += float(t.floats[VISITS, t.root])
+    if visits <= 0:
+        return None
+    return min(1.0, max(0.0, 1.0 - wins / visits))
+
+
+def playout_score(result, komi):
+    """Black's mean final area margin after ``komi`` over the search's playouts (None
+    without playouts): an owner sum adds +1 per black and -1 per white point, so its total
+    over ``n`` playouts is ``n`` times the mean area score."""
+    if result.owner_sum is None or result.simulations <= 0:
+        return None
+    return float(np.sum(result.owner_sum)) / result.simulations - komi
+
+
+def kata_ownership(result, size, color):
+    """The playouts' mean final owner of every point, +1 ``color``'s, as a flat array in
+    KataGo's order (row by row from the top left); None without playouts."""
+    if result.owner_sum is None or result.simulations <= 0:
+        return None
+    owner = mean_ownership(result.owner_sum, result.simulations, size)   # row 0 at the bottom
+    sign = 1.0 if color == BLACK else -1.0
+    return np.clip(sign * owner[::-1, :].ravel(), -1.0, 1.0)
+
+
+# --------------------------------------------------------------------------- thesis tree
 def number(x):
     """A number as C++'s ``ostream`` prints a double (6 significant digits), as the thesis."""
     return f"{x:.6g}"

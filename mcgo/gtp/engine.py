@@ -12,11 +12,28 @@ and returning the answer text, or raising :class:`GtpError` with the failure mes
 loop in :meth:`Engine.serve` does the protocol: preprocessing, ids, ``=``/``?`` replies,
 and guarantees that no input ends the process except ``quit`` or the end of input.
 
+KataGo's GTP extensions (its docs/GTP_Extensions.md), for the GUIs built on them: Lizzie's
+KataGo builds and Sabaki (which picks ``kata-analyze`` when the engine lists it, before
+``lz-analyze``) send ``kata-analyze``/``kata-genmove_analyze`` and read KataGo's float
+scales. KaTrain talks to KataGo's JSON analysis engine instead, not GTP. ``kata-get-param``,
+``kata-set-param`` and ``kata-list-params`` reach the named search settings and the limits;
+``kata-get-rules`` names the rules mcgo plays (area scoring, positional superko, no suicide,
+no handicap compensation).
+
+Pondering (``mcgo gtp --ponder``, :attr:`Engine.ponder`): after a ``genmove``-like answer the
+engine goes on searching the new position (the opponent's move) in a background thread,
+stopped as soon as the next line arrives, as a running ``lz-analyze`` is; the player keeps
+its tree, so a ``genmove`` after the opponent's move starts from what was pondered. Commands
+that leave the position as it was (``time_left``, ``name``...) let it ponder on afterwards;
+``stop`` (KataGo's) ends it until the next ``genmove``.
+
 Case-base seam: ``engine.opening_advisor`` (the player's, default None) may be any object
 with a method ``advise(board) -> (root_bonus, labels)`` (see :mod:`mcgo.search.player`). It is
 asked before every ``genmove``-like search.
 """
 
+import json
+import math
 import os
 import sys
 import threading
@@ -30,6 +47,7 @@ from ..board.history import Move
 from ..board.kernels import BLACK, PASS, WHITE
 from ..playout import ownership
 from ..search.player import Player
+from ..search.priors import MODEL_PRIOR_VISITS
 from ..search.status import STATUS_PLAYOUTS, STATUSES, Status
 from . import analysis
 from .protocol import (NAME, PROTOCOL_VERSION, GtpError, Quit, format_reply, is_number, log,
@@ -61,9 +79,11 @@ class Engine:
     def __init__(self, size=DEFAULT_SIZE, komi=DEFAULT_KOMI, preset=options.DEFAULT_PRESET,
                  policy=options.DEFAULT_POLICY, threads=1, seed=0, playouts=None, seconds=None,
                  resign=DEFAULT_RESIGN, max_memory_mb=options.DEFAULT_MEMORY_MB, out=None,
-                 verbose=True, parallel=options.DEFAULT_PARALLEL, model=None, settings=None):
+                 verbose=True, parallel=options.DEFAULT_PARALLEL, model=None, settings=None,
+                 ponder=False):
         self.out = out if out is not None else sys.stdout
-        self.seed = seed
+        self.ponder = ponder         # search on after our move, for the opponent's reply
+        self.seed = seed = options.normalize_seed(seed)
         self.policy = policy
         self.threads = threads
         self.verbose = verbose
@@ -75,7 +95,8 @@ class Engine:
                              threads=threads)
         self.received_at = None      # when the command being answered arrived
         self._out_lock = threading.Lock()
-        self._analysis = None
+        self._analysis = None        # (thread, stop event, closes an answer) running now
+        self._ponder_position = None  # the board to ponder on while it stays the position
         self._shown_net = None       # the shipped network, loaded when mcgo-ownership asks
         self._new_board(size, komi)
 
@@ -157,12 +178,18 @@ class Engine:
 
         ``received_at`` (``time.monotonic()``) is when the line arrived: a move's thinking
         time runs from then, so a wait before the engine could start on it (a cold start-up,
-        a stopped analysis) is not thought on top."""
+        a stopped analysis) is not thought on top. A running analysis or pondering stops
+        first (``serve`` has stopped it already); pondering goes on afterwards while the
+        position is still the one it was for."""
         self.received_at = time.monotonic() if received_at is None else received_at
         try:
-            return self._handle(raw)
+            self.stop_analysis()
+            keep_going = self._handle(raw)
         finally:
             self.received_at = None
+        if keep_going:
+            self._resume_ponder()
+        return keep_going
 
     def _handle(self, raw):
         try:
@@ -229,7 +256,10 @@ class Engine:
 
     def cmd_komi(self, args):
         need(args, 1, 1)
-        self.board.komi = parse_float(args[0])
+        komi = parse_float(args[0])
+        if komi != self.board.komi:
+            self.player.search.clear()     # its win rates were for the other komi
+        self.board.komi = komi
         return ""
 
     def _place_handicap(self, points):
@@ -418,14 +448,22 @@ class Engine:
         return str(self.board.captures(parse_color(args[0])))
 
     def cmd_set_random_seed(self, args):
+        """Any integer, reduced modulo 2^64 (:func:`mcgo.options.normalize_seed`)."""
         need(args, 1, 1)
-        self.seed = parse_int(args[0])
+        self.seed = options.normalize_seed(parse_int(args[0]))
         self.player.set_seed(self.seed)
         self.status.seed = self.seed
         return ""
 
     def cmd_kgs_game_over(self, args):
         self.stop_analysis()
+        self._ponder_position = None
+        return ""
+
+    def cmd_stop(self, args):
+        """KataGo's ``stop``: end pondering (until the next ``genmove``); a running analysis
+        has stopped already, as at any command."""
+        self._ponder_position = None
         return ""
 
     # ------------------------------------------------------------ thinking
@@ -443,6 +481,7 @@ class Engine:
         move, answer = self._choose(color, cleanup, on_progress, interval)
         if move is not None:
             self.board.play(move, color)
+        self._ponder_position = self.board.copy() if self.ponder and move is not None else None
         return answer
 
     def _choose(self, color, cleanup=False, on_progress=None, interval=None):
@@ -476,26 +515,38 @@ class Engine:
         color, interval = self._lz_args(args)
         board = self._board_for(color)
         self.write(f"={ident}\n")
+        self._analyze_in_background(
+            board, interval, lambda result: analysis.lz_info_line(self.search, result, board.size))
+        return STREAMING
+
+    def _analyze_in_background(self, board, interval, line):
+        """Search ``board`` in a thread until the next line arrives, writing ``line(result)``
+        every ``interval`` seconds (none for 0 or None); :meth:`stop_analysis` ends it and
+        the answer."""
         stop = threading.Event()
 
         def report(result):
             if result.simulations:
-                self.write(analysis.lz_info_line(self.search, result, board.size) + "\n")
+                text = line(result)
+                if text:                 # an empty line would end the answer
+                    self.write(text + "\n")
 
         bonus, self.player.last_labels = self.player.advice(board)
 
         def run():
             try:
                 self.search.run(board, stop=stop, on_progress=report, root_bonus=bonus,
-                                progress_interval=interval if interval > 0 else None,
+                                progress_interval=interval if interval and interval > 0 else None,
                                 early_stop=False)
             except Exception as e:  # noqa: BLE001
                 log(f"analysis failed: {e!r}")
 
-        thread = threading.Thread(target=run, daemon=True)
-        self._analysis = (thread, stop)
+        self._start_background(run, stop, closes_answer=True)
+
+    def _start_background(self, target, stop, closes_answer):
+        thread = threading.Thread(target=target, daemon=True)
+        self._analysis = (thread, stop, closes_answer)
         thread.start()
-        return STREAMING
 
     def cmd_lz_genmove_analyze(self, args, ident=""):
         color, interval = self._lz_args(args)
@@ -518,14 +569,197 @@ class Engine:
         return STREAMING
 
     def stop_analysis(self):
-        """End a running ``lz-analyze`` (any new input does) and close its answer."""
+        """End a running ``lz-analyze`` or ``kata-analyze`` (any new input does) and close its
+        answer; or end pondering (which has no answer to close)."""
         if self._analysis is None:
             return
-        thread, stop = self._analysis
+        thread, stop, closes_answer = self._analysis
         stop.set()
         thread.join()
         self._analysis = None
-        self.write("\n")
+        if closes_answer:
+            self.write("\n")
+
+    # ------------------------------------------------------------ pondering
+    def _resume_ponder(self):
+        """Ponder on :attr:`_ponder_position` (the position after our last move) while it is
+        still the game's position and nothing else runs; forget it once the game moved on."""
+        position = self._ponder_position
+        if position is None or self._analysis is not None:
+            return
+        b = self.board
+        if (b.size, b.komi, b.to_move) != (position.size, position.komi, position.to_move) \
+                or b.history != position.history:
+            self._ponder_position = None
+            return
+        board = b.copy()
+        stop = threading.Event()
+
+        def run():
+            try:
+                self.player.ponder(board, stop)
+            except Exception as e:  # noqa: BLE001
+                log(f"pondering failed: {e!r}")
+
+        self._start_background(run, stop, closes_answer=False)
+
+    # ------------------------------------------------------------ KataGo's extensions
+    def _kata_args(self, args):
+        """``[player] [interval] [KEY VALUE ...]`` as KataGo's ``kata-analyze`` takes them
+        (docs/GTP_Extensions.md): the interval in centiseconds (positional or ``interval``),
+        ``minmoves N``, ``maxmoves N``, ``ownership``, ``ownershipStdev``, ``pvVisits``,
+        ``rootInfo``, ``movesOwnership`` and ``movesOwnershipStdev`` ``true|false``, and
+        ``avoid|allow PLAYER VERTEX,... UNTILDEPTH`` (read, then ignored, as ``lz-analyze``
+        here does: the search has no per-ply move filter). ``movesOwnership`` is accepted
+        but not given (the search keeps no ownership per move). Other keys take one value and
+        are ignored (newer GUIs may send keys of newer KataGo versions)."""
+        request = analysis.KataRequest(color=self.board.to_move, interval=ANALYZE_INTERVAL)
+        rest = list(args)
+        if rest and rest[0].lower() in COLOR_WORDS:
+            request.color = COLOR_WORDS[rest.pop(0).lower()]
+        if rest and _is_float(rest[0]):
+            request.interval = _centiseconds(rest.pop(0))
+        while rest:
+            key = rest.pop(0)
+            lower = key.lower()
+            if not rest:
+                raise GtpError(f"no value for {key}")
+            if lower in ("avoid", "allow"):
+                if len(rest) < 3:
+                    raise GtpError(f"{key} needs PLAYER VERTEX,VERTEX,... UNTILDEPTH")
+                player, vertices, depth = rest.pop(0), rest.pop(0), rest.pop(0)
+                self._check_move_filter(player, vertices, depth)
+                continue
+            value = rest.pop(0)
+            if lower == "interval":
+                request.interval = _centiseconds(value)
+            elif lower in ("minmoves", "maxmoves"):
+                n = parse_int(value)
+                if n < 0:
+                    raise GtpError("syntax error")
+                setattr(request, "min_moves" if lower == "minmoves" else "max_moves", n)
+            elif lower in KATA_FLAGS:
+                setattr(request, KATA_FLAGS[lower], _parse_bool(value))
+            elif self.verbose:
+                log(f"kata-analyze: {key} {value} ignored")
+        if request.moves_ownership and self.verbose:
+            log("kata-analyze: movesOwnership is not available (no ownership per move)")
+        return request
+
+    def _check_move_filter(self, player, vertices, depth):
+        parse_color(player)
+        try:
+            for v in vertices.split(","):
+                coords.from_gtp(v, self.board.size)
+        except coords.CoordinateError:
+            raise GtpError("invalid coordinate") from None
+        if parse_int(depth) < 1:
+            raise GtpError("syntax error")
+
+    def _kata_line(self, board, request):
+        return lambda result: analysis.kata_info_line(self.search, result, board, request)
+
+    def cmd_kata_analyze(self, args, ident=""):
+        """KataGo's ``kata-analyze``: search the position for the colour (default the side
+        to move) until the next line arrives, writing a :func:`analysis.kata_info_line` every
+        interval; the answer ends with an empty line when it stops."""
+        request = self._kata_args(args)
+        board = self._board_for(request.color)
+        self.write(f"={ident}\n")
+        self._analyze_in_background(board, request.interval, self._kata_line(board, request))
+        return STREAMING
+
+    def cmd_kata_genmove_analyze(self, args, ident=""):
+        """KataGo's ``kata-genmove_analyze``: ``genmove`` for the colour (default the side to
+        move) with ``kata-analyze`` lines while it searches, then ``play VERTEX`` (or
+        ``play pass``, ``play resign``) and the empty line. Not stopped by later input."""
+        request = self._kata_args(args)
+        self.write(f"={ident}\n")
+        report = self._kata_line(self._board_for(request.color), request)
+
+        def on_progress(result):
+            if result.simulations:
+                text = report(result)
+                if text:
+                    self.write(text + "\n")
+
+        try:
+            answer = self._genmove([COLOR_LETTER[request.color]], on_progress=on_progress,
+                                   interval=request.interval or None)
+        except Exception as e:  # noqa: BLE001 - the answer is open: close it
+            log(f"kata-genmove_analyze failed: {e!r}\n{traceback.format_exc()}")
+            answer = "pass"
+            try:
+                self.board.play(PASS, request.color)
+            except IllegalMove:
+                pass
+        self.write(f"play {answer}\n\n")
+        return STREAMING
+
+    def _param_names(self):
+        return list(options.NAMED_SETTINGS) + list(LIMIT_PARAMS) + ["numSearchThreads"]
+
+    def cmd_kata_list_params(self, args):
+        """The parameters ``kata-get-param``/``kata-set-param`` know, on one line: the named
+        search settings (``mcgo gtp --list-settings``), the limits (``playouts`` and
+        KataGo's ``maxVisits``/``maxPlayouts``; ``seconds`` and KataGo's ``maxTime``) and
+        ``numSearchThreads``."""
+        return " ".join(self._param_names())
+
+    def cmd_kata_get_param(self, args):
+        need(args, 1, 1)
+        name = args[0]
+        if name in options.NAMED_SETTINGS:
+            value = self._setting(name)
+            return str(int(value)) if options.NAMED_SETTINGS[name][0] is int else f"{value:g}"
+        if name in LIMIT_PARAMS:
+            value = getattr(self.player, LIMIT_PARAMS[name])
+            return "none" if value is None else f"{value:g}"
+        if name == "numSearchThreads":
+            return str(self.search.threads)
+        raise GtpError(f"unknown parameter {name}")
+
+    def _setting(self, name):
+        s = self.search
+        if name == "model_prior" and "model_prior" not in s.overrides:
+            return MODEL_PRIOR_VISITS if s.model is not None else s.settings.get(name, 0.0)
+        return s.settings[name]
+
+    def cmd_kata_set_param(self, args):
+        """Change a parameter for the next searches (the tree is kept; a thread count
+        starts new trees). Limits take a positive number or ``none``."""
+        need(args, 2, 2)
+        name, value = args
+        searches = (self.player.search, self.player.pass_search)
+        if name in options.NAMED_SETTINGS:
+            try:
+                number = options.parse_settings([f"{name}={value}"])[name]
+            except ValueError as e:
+                raise GtpError(f"invalid value: {e}") from None
+            for s in searches:
+                s.settings[name] = number
+                s.overrides[name] = number
+        elif name in LIMIT_PARAMS:
+            limit = LIMIT_PARAMS[name]
+            setattr(self.player, limit, _parse_limit(value, integer=limit == "playouts"))
+        elif name == "numSearchThreads":
+            threads = parse_int(value, "invalid value")
+            if not 1 <= threads <= MAX_THREADS:
+                raise GtpError(f"invalid value: numSearchThreads is 1 to {MAX_THREADS}")
+            self.threads = threads
+            for s in searches:
+                s.threads = threads
+                s.clear()
+        else:
+            raise GtpError(f"unknown parameter {name}")
+        return ""
+
+    def cmd_kata_get_rules(self, args):
+        """The rules mcgo plays, in ``kata-get-rules``'s JSON: area scoring, positional
+        superko, suicide illegal, no tax, no button, no compensation for handicap stones
+        (the score is area minus komi), and passing with dead stones on the board is fine
+        (``final_status_list`` judges them)."""
+        return json.dumps(RULES, separators=(",", ":"))
 
     def cmd_gogui_analyze_commands(self, args):
         return "\n".join([
@@ -605,6 +839,8 @@ class Engine:
         last, result = self.search.last_board, self.search.last_result
         if last is None or result is None:
             return False
+        if last.size != self.board.size or last.komi != self.board.komi:
+            return False
         now, before = self.board.history, last.history
         if now == before and last.to_move == self.board.to_move:
             return True
@@ -612,7 +848,54 @@ class Engine:
             and isinstance(now[-1], Move) and now[-1].color == last.to_move
 
 
-STREAMING_COMMANDS = {"lz-analyze", "lz-genmove_analyze"}
+STREAMING_COMMANDS = {"lz-analyze", "lz-genmove_analyze", "kata-analyze", "kata-genmove_analyze"}
+KATA_FLAGS = {"ownership": "ownership", "ownershipstdev": "ownership_stdev",
+              "pvvisits": "pv_visits", "rootinfo": "root_info",
+              "movesownership": "moves_ownership", "movesownershipstdev": "moves_ownership"}
+LIMIT_PARAMS = {"playouts": "playouts", "maxVisits": "playouts", "maxPlayouts": "playouts",
+                "seconds": "seconds", "maxTime": "seconds"}
+MAX_THREADS = 256
+RULES = {"hasButton": False, "ko": "POSITIONAL", "scoring": "AREA", "suicide": False,
+         "tax": "NONE", "whiteHandicapBonus": "0", "friendlyPassOk": True}
+# KataGo's names whose words after the prefix are joined by dashes, not underscores.
+SPELLED_AS = {"kata_get_param": "kata-get-param", "kata_set_param": "kata-set-param",
+              "kata_list_params": "kata-list-params", "kata_get_rules": "kata-get-rules"}
+
+
+def _is_float(word):
+    try:
+        return math.isfinite(float(word))
+    except ValueError:
+        return False
+
+
+def _centiseconds(word):
+    """An interval in centiseconds as seconds (None for 0: no lines)."""
+    if not _is_float(word) or float(word) < 0:
+        raise GtpError("syntax error")
+    return float(word) / 100.0 or None
+
+
+def _parse_bool(word):
+    lower = word.lower()
+    if lower in ("true", "1"):
+        return True
+    if lower in ("false", "0"):
+        return False
+    raise GtpError(f"expected true or false, got {word}")
+
+
+def _parse_limit(word, integer):
+    """A search limit: a positive number (whole for playouts) or ``none``."""
+    if word.lower() == "none":
+        return None
+    try:
+        value = int(word) if integer else float(word)
+    except ValueError:
+        raise GtpError("invalid value") from None
+    if not math.isfinite(value) or value <= 0:
+        raise GtpError("invalid value: a limit is positive (or none)")
+    return value
 
 
 _COMMAND_TABLE = {}
@@ -631,7 +914,9 @@ def command_names():
     names = [n[4:] for n in dir(Engine) if n.startswith("cmd_")]
     spelled = []
     for n in names:
-        if n.startswith(("kgs_", "lz_", "gogui_", "mcgo_")):
+        if n in SPELLED_AS:
+            spelled.append(SPELLED_AS[n])
+        elif n.startswith(("kgs_", "lz_", "gogui_", "mcgo_", "kata_")):
             prefix, rest = n.split("_", 1)
             spelled.append(f"{prefix}-{rest}")
         else:

@@ -31,7 +31,7 @@ from ..board import kernels as K
 from ..board.kernels import BLACK, EMPTY, PASS
 from ..tactics.atari import is_self_atari
 from ..playout import mean_ownership
-from .search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, Search
+from .search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, REUSE_LIMIT, Search
 from .status import SETTLED, dame_left, estimate, is_settled, judge, score_without
 from .timecontrol import MIN_THINK, TimeControl
 
@@ -46,6 +46,8 @@ PASS_CHECK_MIN_SECONDS = 0.1   # with less of the move's time left there is no c
 PASS_CHECK_HOPELESS = 0.1      # passing holds when the opponent's win rate after it is below this
 CLEANUP_MARGIN = 0.02          # cleanup: a move this close to the best win rate may take dead stones
 CLEANUP_WON = 0.9              # ... and any such move may, once the game is this surely won
+PONDER_FULL = 0.9 * REUSE_LIMIT  # pondering stops with the tree this full: a fuller one is not reused
+PONDER_CHECK = 0.05            # seconds between the pondering's looks at how full the tree is
 WARM_UP_SIZE = 9               # kernels do not depend on the board size: a small board loads them
 WARM_UP_PLAYOUTS = 32
 
@@ -160,6 +162,30 @@ class Player:
         return pick_move(board, result, cleanup=cleanup,
                          pass_holds=lambda position: self.pass_holds(position, result,
                                                                      received_at))
+
+    def ponder(self, board, stop):
+        """Search ``board`` (the position after our move, the opponent to move) until
+        ``stop`` is set, on the main search, so that the next move's search reuses the tree
+        when the opponent's move is in it. Stops early when the trees fill so far that the
+        search would no longer keep them (:data:`PONDER_FULL`: on 19x19 with the default
+        memory, after a few seconds; more ``max_memory_mb`` ponders longer). Returns the
+        result; None, without searching, under a preset that does not keep trees
+        (``thesis``) or when the trees are that full already (fuller ones start afresh, and
+        are pondered on)."""
+        def fullest():
+            return max((t.fullest for t in self.search.trees), default=0.0)
+
+        def check(_result):
+            if fullest() > PONDER_FULL:
+                stop.set()
+
+        if not self.search.settings["reuse_tree"] or PONDER_FULL < fullest() <= REUSE_LIMIT:
+            return None
+        result = self.search.run(board, stop=stop, on_progress=check,
+                                 progress_interval=PONDER_CHECK, early_stop=False)
+        if self.verbose:
+            log(f"pondered {result.simulations} simulations in {result.seconds:.2f}s")
+        return result
 
     def resigns(self, board, lost):
         """Resign only when the search found the game lost (``lost``) at this move and at the
