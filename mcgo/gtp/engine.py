@@ -65,6 +65,11 @@ COLOR_WORDS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 COLOR_LETTER = {BLACK: "b", WHITE: "w"}
 
 
+def one_line(text):
+    """``text`` on one line (an answer must not hold an empty line)."""
+    return " ".join(str(text).split())
+
+
 def parse_color(word):
     try:
         return COLOR_WORDS[word.lower()]
@@ -390,28 +395,34 @@ class Engine:
     def cmd_loadsgf(self, args):
         need(args, 1, 2)
         from .. import sgf
+        if not os.path.exists(args[0]):
+            raise GtpError("cannot load file: no such file")
+        if not os.path.isfile(args[0]):
+            raise GtpError("cannot load file: not a file")      # folders, /dev/zero, fifos
+        if os.path.getsize(args[0]) > MAX_SGF_BYTES:
+            raise GtpError(f"cannot load file: larger than {MAX_SGF_BYTES >> 20} MB")
         try:
-            if not os.path.isfile(args[0]) or os.path.getsize(args[0]) > MAX_SGF_BYTES:
-                raise GtpError("cannot load file")    # /dev/zero, fifos, huge files
             record = sgf.read_game(args[0])
-        except GtpError:
-            raise
-        except Exception:  # noqa: BLE001 - any unreadable file is the same failure
-            raise GtpError("cannot load file") from None
+        except sgf.SgfError as e:
+            raise GtpError(f"cannot load file: {one_line(e.reason)}") from None
+        except Exception as e:  # noqa: BLE001 - any unreadable file is the same failure
+            raise GtpError(f"cannot load file: {one_line(str(e))}") from None
         limit = None
         if len(args) == 2:
             limit = max(0, parse_int(args[1]) - 1)
         try:
             board = sgf.replay(record, max_moves=limit)
-        except Exception:  # noqa: BLE001
-            raise GtpError("cannot load file") from None
+        except sgf.ReplayError as e:
+            raise GtpError(f"cannot load file: {one_line(e.args[0])}") from None
+        except Exception as e:  # noqa: BLE001
+            raise GtpError(f"cannot load file: {one_line(str(e))}") from None
         played = len(record.moves) if limit is None else min(limit, len(record.moves))
         if played < len(record.moves):
             board.to_move = record.moves[played][0]
         komi = self.board.komi if record.komi is None else record.komi
         board.komi = komi
         self.board = board
-        self.handicap = len(record.setup.black) if record.handicap else 0
+        self.handicap = (len(record.setup.black) or record.handicap) if record.handicap >= 2 else 0
         self.player.new_game()
         return "black" if board.to_move == BLACK else "white"
 
