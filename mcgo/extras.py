@@ -15,7 +15,7 @@ import importlib
 DISTRIBUTION = "mcgo-engine"   # the name on the package index; the command and import are mcgo
 EXTRAS = {
     "plot": ("matplotlib",),
-    "train": ("jax", "optax"),
+    "train": ("jax", "optax", "sklearn"),
     "cluster": ("ray",),
     "tune": ("optuna",),
 }

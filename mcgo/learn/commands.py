@@ -8,18 +8,20 @@ import click
 
 @click.group()
 def learn():
-    """Learn from game records: datasets, statistics, move models, the ownership network."""
+    """Learn from game records and problems: datasets, statistics, move models, the
+    ownership network, the CFG move scorer."""
 
 
 def register():
     """Attach the subcommands (their modules import their heavy parts lazily)."""
+    from .cfg_train import cfg_command
     from .evaluate import evaluate_command, moves_command
     from .extract import extract_command
     from .patterns_command import patterns
     from ..ownership.commands import ownership_command
 
     for command in (extract_command, patterns, moves_command, evaluate_command,
-                    ownership_command):
+                    ownership_command, cfg_command):
         learn.add_command(command)
 
 
