@@ -255,8 +255,8 @@ def test_kata_analyze_arguments_are_checked_before_the_answer():
     assert fails(gtp, "kata-analyze b 10 ownership maybe") == "expected true or false, got maybe"
     assert fails(gtp, "kata-analyze b 10 minmoves -1") == "syntax error"
     assert fails(gtp, "kata-analyze b 10 avoid b D4,E5") is not None
-    assert fails(gtp, "kata-analyze b 10 avoid x D4 1") == "invalid color"
-    assert fails(gtp, "kata-analyze b 10 avoid b Z99 1") == "invalid coordinate"
+    assert fails(gtp, "kata-analyze b 10 avoid x D4 1") == "x: not a player (b or w)"
+    assert fails(gtp, "kata-analyze b 10 avoid b Z99 1") == "Z99: not a vertex of the 9x9 board"
     assert fails(gtp, "kata-genmove_analyze b 10 interval") == "no value for interval"
     assert gtp.send("name") == "mcgo"
 

@@ -189,7 +189,9 @@ class Engine:
         self.received_at = time.monotonic() if received_at is None else received_at
         try:
             self.stop_analysis()
+            self.search.move_filter = None       # allow/avoid hold for one command
             keep_going = self._handle(raw)
+            self.search.move_filter = None
         finally:
             self.received_at = None
         if keep_going:
@@ -506,7 +508,11 @@ class Engine:
 
     # ------------------------------------------------------------ analysis
     def _lz_args(self, args):
-        """``[color] [interval] [key value...]`` as Leela Zero and Sabaki send them."""
+        """``[color] [interval] [key value...]`` as Leela Zero and Sabaki send them: keys
+        ``interval N`` (centiseconds), ``minmoves N`` and ``maxmoves N`` (accepted; every
+        searched move is listed), and ``allow|avoid PLAYER VERTEX,... UNTILDEPTH`` (the
+        search's :class:`~mcgo.search.movefilter.MoveFilter`). Anything else is an error,
+        never ignored. Sets the search's move filter for this command."""
         color = self.board.to_move
         interval = ANALYZE_INTERVAL
         rest = list(args)
@@ -514,13 +520,31 @@ class Engine:
             color = COLOR_WORDS[rest.pop(0).lower()]
         if rest and is_number(rest[0].lstrip("-")):
             interval = int(rest.pop(0)) / 100.0
+        clauses = []
         while rest:
-            key = rest.pop(0).lower()
-            if key == "interval" and rest:
-                interval = parse_int(rest.pop(0)) / 100.0
-            elif rest:
-                rest.pop(0)   # minmoves, maxmoves, avoid, allow...: accepted and ignored
+            key = rest.pop(0)
+            lower = key.lower()
+            if lower in ("allow", "avoid"):
+                clauses += [lower] + rest[:3]
+                del rest[:3]
+            elif lower in ("interval", "minmoves", "maxmoves") and rest:
+                value = parse_int(rest.pop(0))
+                if value < 0:
+                    raise GtpError("syntax error")
+                if lower == "interval":
+                    interval = value / 100.0
+            else:
+                raise GtpError(f"unknown argument {key}")
+        self._set_move_filter(clauses)
         return color, interval
+
+    def _set_move_filter(self, clauses):
+        """The search's move filter from ``allow``/``avoid`` words, or a GTP error."""
+        from ..search.movefilter import MoveFilter, MoveFilterError
+        try:
+            self.search.move_filter = MoveFilter.parse(clauses, self.board.size) or None
+        except MoveFilterError as e:
+            raise GtpError(str(e)) from None
 
     def cmd_lz_analyze(self, args, ident=""):
         color, interval = self._lz_args(args)
@@ -543,12 +567,13 @@ class Engine:
                     self.write(text + "\n")
 
         bonus, self.player.last_labels = self.player.advice(board)
+        move_filter = self.search.move_filter      # this command's; cleared after it
 
         def run():
             try:
                 self.search.run(board, stop=stop, on_progress=report, root_bonus=bonus,
                                 progress_interval=interval if interval and interval > 0 else None,
-                                early_stop=False)
+                                early_stop=False, move_filter=move_filter)
             except Exception as e:  # noqa: BLE001
                 log(f"analysis failed: {e!r}")
 
@@ -620,12 +645,13 @@ class Engine:
         (docs/GTP_Extensions.md): the interval in centiseconds (positional or ``interval``),
         ``minmoves N``, ``maxmoves N``, ``ownership``, ``ownershipStdev``, ``pvVisits``,
         ``rootInfo``, ``movesOwnership`` and ``movesOwnershipStdev`` ``true|false``, and
-        ``avoid|allow PLAYER VERTEX,... UNTILDEPTH`` (read, then ignored, as ``lz-analyze``
-        here does: the search has no per-ply move filter). ``movesOwnership`` is accepted
-        but not given (the search keeps no ownership per move). Other keys take one value and
-        are ignored (newer GUIs may send keys of newer KataGo versions)."""
+        ``avoid|allow PLAYER VERTEX,... UNTILDEPTH`` (the search's
+        :class:`~mcgo.search.movefilter.MoveFilter`, until that depth). ``movesOwnership``
+        is accepted but not given (the search keeps no ownership per move). Any other key is
+        an error, never ignored."""
         request = analysis.KataRequest(color=self.board.to_move, interval=ANALYZE_INTERVAL)
         rest = list(args)
+        clauses = []
         if rest and rest[0].lower() in COLOR_WORDS:
             request.color = COLOR_WORDS[rest.pop(0).lower()]
         if rest and _is_float(rest[0]):
@@ -636,10 +662,8 @@ class Engine:
             if not rest:
                 raise GtpError(f"no value for {key}")
             if lower in ("avoid", "allow"):
-                if len(rest) < 3:
-                    raise GtpError(f"{key} needs PLAYER VERTEX,VERTEX,... UNTILDEPTH")
-                player, vertices, depth = rest.pop(0), rest.pop(0), rest.pop(0)
-                self._check_move_filter(player, vertices, depth)
+                clauses += [lower] + rest[:3]
+                del rest[:3]
                 continue
             value = rest.pop(0)
             if lower == "interval":
@@ -651,21 +675,12 @@ class Engine:
                 setattr(request, "min_moves" if lower == "minmoves" else "max_moves", n)
             elif lower in KATA_FLAGS:
                 setattr(request, KATA_FLAGS[lower], _parse_bool(value))
-            elif self.verbose:
-                log(f"kata-analyze: {key} {value} ignored")
+            else:
+                raise GtpError(f"unknown argument {key}")
+        self._set_move_filter(clauses)
         if request.moves_ownership and self.verbose:
             log("kata-analyze: movesOwnership is not available (no ownership per move)")
         return request
-
-    def _check_move_filter(self, player, vertices, depth):
-        parse_color(player)
-        try:
-            for v in vertices.split(","):
-                coords.from_gtp(v, self.board.size)
-        except coords.CoordinateError:
-            raise GtpError("invalid coordinate") from None
-        if parse_int(depth) < 1:
-            raise GtpError("syntax error")
 
     def _kata_line(self, board, request):
         return lambda result: analysis.kata_info_line(self.search, result, board, request)

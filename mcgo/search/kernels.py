@@ -50,11 +50,16 @@ def clear_node(ints, floats, n, move, parent):
 
 
 @kernel
-def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, model):
+def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, model,
+           forbid, child_depth):
     """Give ``node`` (whose position is ``pts, info``) one child per legal move and pass, in
     random order, with priors if the preset uses them (and the learned model's when
     ``params[P_MODEL_PRIOR]`` is set; ``model``: its tables, see ``Search``), in this
-    thread's region of the pool. False when the region is full."""
+    thread's region of the pool. False when the region is full.
+
+    ``forbid[colour, p] >= child_depth`` leaves move ``p`` out (the GUIs' ``allow`` and
+    ``avoid`` until a depth; the children are at ``child_depth`` plies from the root); a
+    pass is left out only when another move remains."""
     n_empty = info[NEMPTY]
     first = state[NEXT_FREE]
     if first + n_empty + 1 > state[LIMIT]:
@@ -70,10 +75,13 @@ def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, m
             continue
         if skip_eyes and is_true_eye(pts, w, p, color):
             continue
+        if forbid[color, p] >= child_depth:
+            continue
         clear_node(ints, floats, first + count, p, node)
         count += 1
-    clear_node(ints, floats, first + count, PASS, node)
-    count += 1
+    if count == 0 or forbid[color, PASS] < child_depth:
+        clear_node(ints, floats, first + count, PASS, node)
+        count += 1
     # Shuffle, so that ties (equal values early on) do not favour one corner.
     for i in range(count - 1, 0, -1):
         j = random_below(rng, i + 1)
@@ -209,7 +217,7 @@ def learn_replies(ints, path, depth, root_to_move, root_last, work, record, n_re
 
 @kernel
 def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, work,
-                  owner, record, amaf_color, path, rng, owner_sum, model):
+                  owner, record, amaf_color, path, rng, owner_sum, model, forbid):
     """One simulation: descend from the root by ``select_child``, expand the leaf when it
     has enough visits, play out, back the result up. Returns the playout's length."""
     copy_position(pts0, info0, pts, info)
@@ -227,7 +235,7 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
             if node != root and floats[VISITS, node] - virtual_loss < expand_after:
                 break
             if not expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng,
-                          model):
+                          model, forbid, depth + 1):
                 break
         child = select_child(ints, floats, params, node)
         if child < 0:
@@ -265,21 +273,24 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
 
 @kernel
 def run_simulations(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, work,
-                    owner, record, amaf_color, path, rng, owner_sum, n, model):
+                    owner, record, amaf_color, path, rng, owner_sum, n, model, forbid):
     """``n`` simulations from the root position ``(pts0, info0)``; returns the moves played
     in the playouts (for rates)."""
     moves = 0
     for _ in range(n):
         moves += simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info,
-                               work, owner, record, amaf_color, path, rng, owner_sum, model)
+                               work, owner, record, amaf_color, path, rng, owner_sum, model,
+                               forbid)
     return moves
 
 
 @kernel
-def expand_root(ints, floats, state, params, pts0, info0, pts, info, zob, pat3, work, rng, model):
+def expand_root(ints, floats, state, params, pts0, info0, pts, info, zob, pat3, work, rng, model,
+                forbid):
     """Make sure the root has children (the Python side then hides superko moves)."""
     root = state[ROOT]
     if ints[NUM_CHILDREN, root] > 0:
         return True
     copy_position(pts0, info0, pts, info)
-    return expand(ints, floats, state, params, root, pts, info, zob, pat3, work, rng, model)
+    return expand(ints, floats, state, params, root, pts, info, zob, pat3, work, rng, model,
+                  forbid, 1)

@@ -157,13 +157,14 @@ class Worker:
         self.simulations = 0
         self.moves = 0
 
-    def run(self, params, board, n):
+    def run(self, params, board, n, forbid):
         t = self.tree
         moves = kernels.run_simulations(t.ints, t.floats, self.state, params, board.pts,
                                         board.root_info,
                                         board.zob, shape_table(), self.pts, self.info,
                                         self.work, self.owner, self.record, self.amaf,
-                                        self.path, self.rng, self.owner_sum, n, self.model)
+                                        self.path, self.rng, self.owner_sum, n, self.model,
+                                        forbid)
         self.simulations += n
         self.moves += moves
 
@@ -193,7 +194,7 @@ class Search:
         self.games = 0              # games searched since the seed was set (see new_game)
         self.max_memory_mb = max_memory_mb
         self.workers = None
-        self._key = None            # (size, komi) the trees were grown for
+        self._key = None            # (size, komi, move filter) the trees were grown for
         self._root_history = None   # the game's history (moves, set-ups) up to the trees' roots
         self._root_to_move = None   # and the side to move there
         self.last_result = None
@@ -202,6 +203,9 @@ class Search:
         # virtual visits), or None. Given once per root node (a reused root keeps it).
         self.ownership_prior = None
         self._ownership_prior_roots = set()
+        # The moves the next searches may not try (:class:`~.movefilter.MoveFilter`, the
+        # GUIs' allow and avoid), or None; the trees are grown anew when it changes.
+        self.move_filter = None
 
     # ------------------------------------------------------------------ trees
     def set_seed(self, seed):
@@ -242,8 +246,8 @@ class Search:
         capacity = capacity_for(self.max_memory_mb / self.threads)
         return [Worker(size, Tree(capacity), 0, seeds[i], self.playout_model) for i in range(self.threads)]
 
-    def _prepare(self, board):
-        key = (board.size, board.komi)
+    def _prepare(self, board, move_filter=None):
+        key = (board.size, board.komi, move_filter)
         if self.workers is None or self._key != key:
             self.workers = self._make_workers(board.size)
             self._key = key
@@ -286,11 +290,12 @@ class Search:
         tree.set_root(node)
         return True
 
-    def _prepare_root(self, board, params, bonus):
+    def _prepare_root(self, board, params, bonus, forbid):
         """Expand each root, hide moves the real game forbids, set the bonus."""
         for t, w in zip(self.trees, self.workers):
             kernels.expand_root(t.ints, t.floats, w.state, params, board.pts, board.root_info,
-                                w.pts, w.info, board.zob, shape_table(), w.work, w.rng, w.model)
+                                w.pts, w.info, board.zob, shape_table(), w.work, w.rng, w.model,
+                                forbid)
             for c in t.children(t.root):
                 move = int(t.ints[MOVE, c])
                 t.ints[BLOCKED, c] = move != PASS and board.legality(move) is not None
@@ -320,11 +325,12 @@ class Search:
 
     # ------------------------------------------------------------------ search
     def run(self, board, playouts=None, seconds=None, root_bonus=None, stop=None,
-            on_progress=None, progress_interval=None, early_stop=True):
+            on_progress=None, progress_interval=None, early_stop=True, move_filter=None):
         """Search ``board``'s position for the side to move until ``playouts`` simulations
         (all threads together), ``seconds`` of wall time, or ``stop`` (a threading.Event) is
         set. With neither limit it runs until ``stop``. ``on_progress(result)`` is called
-        every ``progress_interval`` seconds. Returns a :class:`SearchResult`."""
+        every ``progress_interval`` seconds. ``move_filter``: moves not to try (default
+        :attr:`move_filter`). Returns a :class:`SearchResult`."""
         if playouts is None and seconds is None and stop is None:
             raise ValueError("a search needs playouts, seconds or a stop event")
         params = parameter_vector(self.preset, board.komi, self.policy_number,
@@ -340,8 +346,11 @@ class Search:
         # the search sees at most one pass, so that passing again ends its games.
         board.root_info = board.info.copy()
         board.root_info[PASSES] = min(int(board.info[PASSES]), 1)
-        self._prepare(board)
-        self._prepare_root(board, params, root_bonus)
+        move_filter = move_filter or self.move_filter or None
+        forbid = move_filter.forbid_array() if move_filter is not None \
+            else np.zeros((3, board.pts.shape[1]), dtype=np.int32)
+        self._prepare(board, move_filter)
+        self._prepare_root(board, params, root_bonus, forbid)
         before = move_before_last(board)
         for w in self.workers:
             w.work[SLOTS][ROOT_BEFORE_LAST] = before
@@ -352,10 +361,10 @@ class Search:
             w.owner_sum[:] = 0
         control = _Control(self, board, playouts, seconds, stop, start, early_stop)
         if self.threads == 1:
-            self._work(0, params, board, control, on_progress, progress_interval)
+            self._work(0, params, board, forbid, control, on_progress, progress_interval)
         else:
             threads = [threading.Thread(target=self._work,
-                                        args=(i, params, board, control, on_progress,
+                                        args=(i, params, board, forbid, control, on_progress,
                                               progress_interval), daemon=True)
                        for i in range(self.threads)]
             for t in threads:
@@ -369,12 +378,12 @@ class Search:
         self.last_result, self.last_board = result, board.copy()
         return result
 
-    def _work(self, i, params, board, control, on_progress, progress_interval):
+    def _work(self, i, params, board, forbid, control, on_progress, progress_interval):
         worker = self.workers[i]
         next_report = time.perf_counter() + (progress_interval or 0)
         try:
             while not control.done():
-                worker.run(params, board, control.batch())
+                worker.run(params, board, control.batch(), forbid)
                 if i == 0:
                     control.check_early_stop()
                     if on_progress is not None and progress_interval is not None \
