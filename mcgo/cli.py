@@ -303,8 +303,14 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
               help="After each move, search on in the opponent's time, until the next "
                    "command or half the tree memory (--max-memory) is used; the next move "
                    "reuses that tree.")
+@click.option("--player", "player_kind", type=click.Choice(["mcts", "cfg"]), default="mcts",
+              show_default=True,
+              help="Who chooses genmove's answer: the search, or seed 000's move scorer alone "
+                   "(Foulds's one-move player; analysis commands still search).")
+@click.option("--scorer", default="cfg", show_default=True, metavar="cfg|FILE",
+              help="The move scorer of --player cfg: the shipped one or a file of mcgo learn cfg.")
 def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior, ponder,
-        **engine_settings):
+        player_kind, scorer, **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -337,12 +343,22 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         except NetworkError as e:
             raise click.BadParameter(str(e), param_hint="--ownership-net") from None
 
+    move_player = None
+    if player_kind == "cfg":
+        from .learn.cfg_scorer import ScorerError, open_scorer
+        from .search.cfg_player import CfgPlayer
+        try:
+            move_player = CfgPlayer(open_scorer(scorer))
+        except ScorerError as e:
+            raise click.BadParameter(str(e), param_hint="--scorer") from None
+
     def start_engine():
         engine = make_engine(default_size=options.DEFAULT_GTP_SIZE, verbose=not quiet,
                              model=model, **engine_settings)
         engine.ownership_model = net
         engine.use_ownership_prior(ownership_prior)
         engine.ponder = ponder
+        engine.move_player = move_player
         engine.opening_advisor = advisor if casebase != "default" else \
             make_opening_advisor(casebase, casebase_moves, quiet)
         engine.warm_up()
@@ -430,6 +446,16 @@ def add_match_commands():
 
 
 add_match_commands()
+
+
+def add_solve_command():
+    """``mcgo solve`` lives with its solvers in :mod:`mcgo.solve`."""
+    from .solve import solve_command
+
+    main.add_command(solve_command)
+
+
+add_solve_command()
 
 
 def add_learn_commands():

@@ -88,6 +88,7 @@ class Engine:
                  ponder=False):
         self.out = out if out is not None else sys.stdout
         self.ponder = ponder         # search on after our move, for the opponent's reply
+        self.move_player = None      # a player that chooses without search (--player cfg)
         self.seed = seed = options.normalize_seed(seed)
         self.policy = policy
         self.threads = threads
@@ -500,8 +501,15 @@ class Engine:
     def _choose(self, color, cleanup=False, on_progress=None, interval=None):
         """Search and decide ``color``'s move: (move, its GTP text); (None, "resign")."""
         board = self._board_for(color)
+        if self.move_player is not None:        # --player cfg: no search
+            return self._as_answer(self.move_player.choose(board, self.search.move_filter),
+                                   board)
         move = self.player.choose(board, self.handicap, cleanup, self.received_at,
                                   on_progress, interval)
+        return self._as_answer(move, board)
+
+    @staticmethod
+    def _as_answer(move, board):
         if move is None:
             return None, "resign"
         return move, coords.to_gtp(move, board.size)

@@ -1,0 +1,167 @@
+"""``mcgo solve``: the answer to a life-and-death or tesuji problem, inside the problem's
+region, as GNU Go's ``restricted_genmove`` is asked.
+
+A problem is an SGF file: its setup stones (and moves, with ``--move N``), the player from
+``PL`` (or ``--color``, or whoever is to move). The region is the stones' bounding box grown by
+2 points (``REGION_MARGIN``), or ``--region A1:G7``. Two solvers:
+
+* ``search`` (default): the UCT search with every move outside the region barred at the
+  root (:class:`mcgo.search.movefilter.MoveFilter`); the answer, its win rate and main line;
+* ``cfg``: seed 000's move scorer (:mod:`mcgo.learn.cfg_scorer`), the best-scored legal move
+  of the region, in a few milliseconds.
+
+>>> from mcgo import Board
+>>> board = Board(9)
+>>> board.setup(black=["A2", "B2", "C2", "C1"], white=["A3", "B3", "C3", "D2", "D1"])
+>>> board.to_move = board.WHITE
+>>> answer = solve(board, region_points(board, None), method="cfg")
+>>> answer.move in answer.region
+True
+"""
+
+import json
+from dataclasses import dataclass, field
+
+import click
+
+from . import options
+from .board import BLACK, PASS, WHITE, coords
+
+REGION_MARGIN = 2
+DEFAULT_PLAYOUTS = 10000
+METHODS = ("search", "cfg")
+
+
+@dataclass
+class Answer:
+    move: int                 # internal index, PASS when nothing in the region is legal
+    method: str
+    region: list
+    winrate: float = None     # search: for the player
+    simulations: int = 0
+    line: list = field(default_factory=list)
+    score: float = None       # cfg: the scorer's value
+
+    def as_dict(self, size):
+        name = lambda p: coords.to_gtp(p, size)  # noqa: E731
+        return {"move": name(self.move), "method": self.method, "winrate": self.winrate,
+                "simulations": self.simulations, "line": [name(p) for p in self.line],
+                "score": self.score, "region": [name(p) for p in sorted(self.region)]}
+
+
+def region_points(board, text, margin=REGION_MARGIN):
+    """The points of ``A1:G7`` (two corners), or of the stones' bounding box grown by
+    ``margin``; ValueError for a bad text."""
+    size = board.size
+    if text:
+        try:
+            a, b = (coords.from_gtp(v.strip(), size) for v in text.split(":"))
+        except (ValueError, coords.CoordinateError):
+            raise ValueError(f"{text!r}: give two corners, as A1:G7") from None
+        if PASS in (a, b):
+            raise ValueError(f"{text!r}: give two corners, as A1:G7")
+        (r1, c1), (r2, c2) = coords.row_col(a, size), coords.row_col(b, size)
+        rows, cols = (min(r1, r2), max(r1, r2)), (min(c1, c2), max(c1, c2))
+    else:
+        stones = board.stones(BLACK) + board.stones(WHITE)
+        if not stones:
+            return list(coords.all_points(size))
+        rc = [coords.row_col(p, size) for p in stones]
+        rows = (max(0, min(r for r, _ in rc) - margin), min(size - 1, max(r for r, _ in rc) + margin))
+        cols = (max(0, min(c for _, c in rc) - margin), min(size - 1, max(c for _, c in rc) + margin))
+    return [coords.point(r, c, size) for r in range(rows[0], rows[1] + 1)
+            for c in range(cols[0], cols[1] + 1)]
+
+
+def solve(board, region, method="search", playouts=DEFAULT_PLAYOUTS, seed=0, scorer="cfg",
+          threads=1):
+    """The :class:`Answer` for ``board.to_move`` inside ``region`` (points)."""
+    player = board.to_move
+    legal = [p for p in region if board.is_legal(p, player)]
+    if method == "cfg":
+        from .learn.cfg_scorer import open_scorer
+        model = open_scorer(scorer) if isinstance(scorer, str) else scorer
+        if not legal:
+            return Answer(PASS, method, list(region))
+        scores = model.score_moves(board, legal, player)
+        best = int(scores.argmax())
+        return Answer(legal[best], method, list(region), score=float(scores[best]))
+    if method != "search":
+        raise ValueError(f"method must be one of {', '.join(METHODS)}")
+    from .search.movefilter import MoveFilter
+    from .search.search import Search
+    vertices = ",".join(coords.to_gtp(p, board.size) for p in region)
+    search = Search(seed=seed, threads=threads)
+    search.move_filter = MoveFilter.parse(
+        ["allow", "b" if player == BLACK else "w", vertices, "1"], board.size)
+    result = search.run(board, playouts=playouts, early_stop=False)
+    return Answer(result.best_move, method, list(region), winrate=result.winrate,
+                  simulations=result.simulations,
+                  line=search.principal_variation(result.best_move))
+
+
+def problem_board(path, move_number, color):
+    """The position of an SGF problem: its setup (and first ``move_number`` moves), the
+    player from ``color``, else ``PL``, else whoever is to move."""
+    from .sgf import ReplayError, SgfError, read_game, replay
+    try:
+        record = read_game(path)
+        board = replay(record, max_moves=move_number)
+    except (ReplayError, SgfError) as e:
+        raise click.BadParameter(str(e), param_hint="PROBLEM") from None
+    if color:
+        board.to_move = BLACK if color == "black" else WHITE
+    elif record.player_to_move is not None and not board.moves:
+        board.to_move = record.player_to_move
+    return board
+
+
+@click.command("solve")
+@click.argument("problem", type=click.Path(exists=True, dir_okay=False))
+@click.option("--move", "move_number", type=click.IntRange(0), default=None,
+              help="Solve the position after this many moves of the record [default: all].")
+@click.option("--color", type=click.Choice(["black", "white"]), default=None,
+              help="The player [default: the record's PL, else the side to move].")
+@click.option("--region", default=None, metavar="A1:G7",
+              help="The region the answer must lie in [default: the stones' bounding box "
+                   "grown by 2].")
+@click.option("--with", "method", type=click.Choice(METHODS), default="search",
+              show_default=True, help="Solve by the search, or by seed 000's move scorer.")
+@click.option("--playouts", type=click.IntRange(1), default=DEFAULT_PLAYOUTS,
+              show_default=True, help="Simulations of the search.")
+@click.option("--scorer", default="cfg", show_default=True, metavar="cfg|FILE",
+              help="The move scorer of --with cfg: the shipped one or a file of mcgo learn cfg.")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Search threads.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the search's random numbers.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+def solve_command(problem, move_number, color, region, method, playouts, scorer, threads,
+                  seed, as_json):
+    """Answer the problem PROBLEM.sgf inside its region: the move, its win rate and main
+    line (search), or its score (cfg)."""
+    board = problem_board(problem, move_number, color)
+    try:
+        points = region_points(board, region)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--region") from None
+    if method == "cfg":
+        from .learn.cfg_scorer import ScorerError, open_scorer
+        try:
+            scorer = open_scorer(scorer)
+        except ScorerError as e:
+            raise click.BadParameter(str(e), param_hint="--scorer") from None
+    answer = solve(board, points, method, playouts, options.normalize_seed(seed), scorer,
+                   threads)
+    who = "black" if board.to_move == BLACK else "white"
+    if as_json:
+        click.echo(json.dumps(dict(answer.as_dict(board.size), player=who), indent=2))
+        return
+    move = coords.to_gtp(answer.move, board.size)
+    if method == "cfg":
+        click.echo(f"{who} {move} (scorer value {answer.score:.3f})" if answer.score is not None
+                   else f"{who} pass (no legal move in the region)")
+    else:
+        line = " ".join(coords.to_gtp(p, board.size) for p in answer.line)
+        click.echo(f"{who} {move}: win rate {answer.winrate:.3f} after {answer.simulations} "
+                   f"simulations; main line {line}")
