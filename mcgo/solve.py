@@ -6,7 +6,10 @@ A problem is an SGF file: its setup stones (and moves, with ``--move N``), the p
 2 points (``REGION_MARGIN``), or ``--region A1:G7``. Two solvers:
 
 * ``search`` (default): the UCT search with every move outside the region barred at the
-  root (:class:`mcgo.search.movefilter.MoveFilter`); the answer, its win rate and main line;
+  root (:class:`mcgo.search.movefilter.MoveFilter`), on the problem set in a *tsumego frame*
+  (:func:`framed`: the rest of the board filled by the attacker, komi set so that the
+  defender wins when its stones live), so that the playouts read the problem and not the
+  empty board around it; the answer, its win rate and main line;
 * ``cfg``: seed 000's move scorer (:mod:`mcgo.learn.cfg_scorer`), the best-scored legal move
   of the region, in a few milliseconds.
 
@@ -73,8 +76,63 @@ def region_points(board, text, margin=REGION_MARGIN):
             for c in range(cols[0], cols[1] + 1)]
 
 
+FRAME_MARGIN = 0.5        # half a point: no jigo in a framed problem
+FRAME_GAP = 1             # the frame stands one line outside the stones' bounding box
+
+
+def attacker_of(board, region):
+    """The colour surrounding the problem: the one with more stones next to the sides of
+    the stones' bounding box that face the open board (not the board's edges)."""
+    size = board.size
+    stones = {c: [coords.row_col(p, size) for p in board.stones(c)] for c in (BLACK, WHITE)}
+    every = stones[BLACK] + stones[WHITE]
+    if not every:
+        return WHITE if board.to_move == BLACK else BLACK
+    top, bottom = min(r for r, _ in every), max(r for r, _ in every)
+    left, right = min(c for _, c in every), max(c for _, c in every)
+
+    def outer(r, c):
+        return ((r <= top + 1 and top > 0) or (r >= bottom - 1 and bottom < size - 1)
+                or (c <= left + 1 and left > 0) or (c >= right - 1 and right < size - 1))
+
+    count = {c: sum(outer(r, col) for r, col in stones[c]) for c in (BLACK, WHITE)}
+    if count[BLACK] == count[WHITE]:
+        count = {c: len(stones[c]) for c in (BLACK, WHITE)}
+    return BLACK if count[BLACK] > count[WHITE] else WHITE
+
+
+def framed(board, region):
+    """A copy of ``board`` in a tsumego frame: every point outside ``region`` and outside the
+    stones' bounding box grown by :data:`FRAME_GAP` holds an attacker's stone, but for
+    single-point eyes away from the problem, so the outside is
+    settled; komi is set so that the defender wins exactly when it keeps some of the region
+    (its stones live, or a seki), and loses when the attacker takes all of it. The search
+    then reads the problem, not the empty board around it."""
+    size = board.size
+    inside = set(region) & set(region_points(board, None, FRAME_GAP))
+    attacker = attacker_of(board, region)
+    outside = [p for p in coords.all_points(size) if p not in inside]
+    w = size + 2
+    near = {q for p in inside for q in (p - 1, p + 1, p - w, p + w)}
+    eyes = {p for p in outside if p not in near
+            and (coords.row_col(p, size)[0] + 2 * coords.row_col(p, size)[1]) % 5 == 0}
+    walls = [p for p in outside if p not in eyes]
+    out = board.copy()
+    out.setup(**({"black": walls} if attacker == BLACK else {"white": walls}))
+    out.to_move = board.to_move
+    # The defender wins when it ends with more points of the region than it has stones
+    # now: a living group keeps its stones and its eyes, a dead one nothing.
+    defender = BLACK + WHITE - attacker
+    total, keep = len(outside) + len(inside), len(board.stones(defender)) + 1
+    if attacker == BLACK:      # black - white - komi < 0 exactly when white has keep or more
+        out.komi = total - 2 * keep + FRAME_MARGIN
+    else:                      # white + komi - black < 0 exactly when black has keep or more
+        out.komi = 2 * keep - total - FRAME_MARGIN
+    return out
+
+
 def solve(board, region, method="search", playouts=DEFAULT_PLAYOUTS, seed=0, scorer="cfg",
-          threads=1):
+          threads=1, frame=True, policy=options.DEFAULT_POLICY):
     """The :class:`Answer` for ``board.to_move`` inside ``region`` (points)."""
     player = board.to_move
     legal = [p for p in region if board.is_legal(p, player)]
@@ -91,10 +149,11 @@ def solve(board, region, method="search", playouts=DEFAULT_PLAYOUTS, seed=0, sco
     from .search.movefilter import MoveFilter
     from .search.search import Search
     vertices = ",".join(coords.to_gtp(p, board.size) for p in region)
-    search = Search(seed=seed, threads=threads)
+    search = Search(seed=seed, threads=threads, policy=policy)
     search.move_filter = MoveFilter.parse(
         ["allow", "b" if player == BLACK else "w", vertices, "1"], board.size)
-    result = search.run(board, playouts=playouts, early_stop=False)
+    position = framed(board, region) if frame else board
+    result = search.run(position, playouts=playouts, early_stop=False)
     return Answer(result.best_move, method, list(region), winrate=result.winrate,
                   simulations=result.simulations,
                   line=search.principal_variation(result.best_move))

@@ -111,3 +111,42 @@ def test_solve_by_search_stays_in_the_region():
     answer = solve(board, region, "search", playouts=500)
     assert answer.move in region and answer.simulations == 500
     assert np.isfinite(answer.winrate)
+
+
+def test_the_tsumego_frame_settles_the_outside():
+    """The README's problem (white to live in the top right, black around): outside the
+    stones' box grown by one there are only black stones and black single-point eyes."""
+    from mcgo.board.kernels import COLOR, OFFBOARD
+    from mcgo.solve import attacker_of, framed
+    board = Session(size=19).engine.board
+    board.setup(black=[coords.from_sgf(v, 19) for v in "qa qb qc pd pe pf og ng lf le kd lc lb".split()],
+                white=[coords.from_sgf(v, 19) for v in "pa pb pc nc mc od oe ne me".split()])
+    board.to_move = WHITE
+    region = region_points(board, None)
+    assert attacker_of(board, region) == BLACK
+    frame = framed(board, region)
+    box = set(region_points(board, None, 1))
+    eyes = 0
+    for p in coords.all_points(19):
+        if p in box:
+            assert frame.color_at(p) == board.color_at(p)
+        elif frame.color_at(p) == frame.EMPTY:
+            eyes += 1
+            for q in (p - 1, p + 1, p - 21, p + 21):
+                assert int(frame.pts[COLOR, q]) in (BLACK, OFFBOARD)
+        else:
+            assert frame.color_at(p) == BLACK
+    assert eyes > 20
+
+
+@pytest.mark.parametrize("rows, lives", [
+    # white's corner group with two eyes, walled in by black: it lives
+    ([".O.O.X...", "OOOOOX...", "XXXXXX...", "........."] + ["........."] * 5, True),
+    # white's corner stones with no room for two eyes, black around: they die
+    (["OO...X...", ".X..XX...", "XXXX.....", "........."] + ["........."] * 5, False),
+])
+def test_in_the_frame_the_win_rate_says_whether_the_defender_lives(rows, lives):
+    board = board_from_rows(rows, to_move=WHITE)
+    region = region_points(board, None)
+    answer = solve(board, region, "search", playouts=2000)
+    assert (answer.winrate > 0.6) if lives else (answer.winrate < 0.4), answer.winrate
