@@ -498,3 +498,19 @@ def test_replayed_board_result_written_and_read_back():
     record = GameRecord(size=9, komi=board.komi, moves=list(board.moves), result=board.result())
     again = read_game(write_sgf(record))
     assert replay(again).result() == board.result() == again.result
+
+
+def test_a_record_with_a_triple_ko_loads_to_its_last_move(fuego_regression_dir):
+    """Fuego's triple-ko record: its last move repeats a position (forbidden under
+    situational superko, its comment says); loadsgf loads it as recorded, to the end."""
+    from helpers import Session
+    path = fuego_regression_dir / "sgf" / "repetition" / "triple-ko.sgf"
+    record = read_game(path)
+    assert "forbidden if situational superko" in " ".join(record.comments.values())
+    session = Session(size=9)
+    assert session.send(f"loadsgf {path}") == "black"
+    board = session.engine.board
+    assert len(board.moves) == len(record.moves) == 6
+    (game,) = sgfmill_games(path.read_bytes())
+    ref_board, played, error = sgfmill_replay(game)
+    assert error is None and mcgo_stones(board) == sgfmill_stones(ref_board)
