@@ -78,6 +78,11 @@ def region_points(board, text, margin=REGION_MARGIN):
 
 FRAME_MARGIN = 0.5        # half a point: no jigo in a framed problem
 FRAME_GAP = 1             # the frame stands one line outside the stones' bounding box
+# The CFG scorer's value (0-1) times this is a bonus on the root's moves in the search (a
+# prior for local fights). Chosen on the validation collections of the tsumego problems, 10,000
+# simulations, every 15th problem: first moves 12% without, 34% at 0.3, 45% at 1.0, 48% at 3.0
+# (the scorer alone: 49%); 1.0 keeps the search's say where it reads a fight.
+SCORER_PRIOR = 1.0
 
 
 def attacker_of(board, region):
@@ -132,7 +137,7 @@ def framed(board, region):
 
 
 def solve(board, region, method="search", playouts=DEFAULT_PLAYOUTS, seed=0, scorer="cfg",
-          threads=1, frame=True, policy=options.DEFAULT_POLICY):
+          threads=1, frame=True, policy=options.DEFAULT_POLICY, prior=None):
     """The :class:`Answer` for ``board.to_move`` inside ``region`` (points)."""
     player = board.to_move
     legal = [p for p in region if board.is_legal(p, player)]
@@ -153,7 +158,15 @@ def solve(board, region, method="search", playouts=DEFAULT_PLAYOUTS, seed=0, sco
     search.move_filter = MoveFilter.parse(
         ["allow", "b" if player == BLACK else "w", vertices, "1"], board.size)
     position = framed(board, region) if frame else board
-    result = search.run(position, playouts=playouts, early_stop=False)
+    prior = SCORER_PRIOR if prior is None else prior
+    bonus = None
+    if prior and legal:
+        import numpy as np
+        from .learn.cfg_scorer import open_scorer
+        model = open_scorer(scorer) if isinstance(scorer, str) else scorer
+        bonus = np.zeros(board.pts.shape[1])
+        bonus[legal] = prior * model.score_moves(board, legal, player)
+    result = search.run(position, playouts=playouts, early_stop=False, root_bonus=bonus)
     return Answer(result.best_move, method, list(region), winrate=result.winrate,
                   simulations=result.simulations,
                   line=search.principal_variation(result.best_move))
@@ -190,13 +203,16 @@ def problem_board(path, move_number, color):
               show_default=True, help="Simulations of the search.")
 @click.option("--scorer", default="cfg", show_default=True, metavar="cfg|FILE",
               help="The move scorer of --with cfg: the shipped one or a file of mcgo learn cfg.")
+@click.option("--prior", type=click.FloatRange(0), default=SCORER_PRIOR, show_default=True,
+              help="Weight of the CFG scorer's value as a bonus on the search's first moves "
+                   "(0: the search alone).")
 @click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Search threads.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the search's random numbers.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-def solve_command(problem, move_number, color, region, method, playouts, scorer, threads,
-                  seed, as_json):
+def solve_command(problem, move_number, color, region, method, playouts, scorer, prior,
+                  threads, seed, as_json):
     """Answer the problem PROBLEM.sgf inside its region: the move, its win rate and main
     line (search), or its score (cfg)."""
     board = problem_board(problem, move_number, color)
@@ -204,14 +220,14 @@ def solve_command(problem, move_number, color, region, method, playouts, scorer,
         points = region_points(board, region)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--region") from None
-    if method == "cfg":
+    if method == "cfg" or prior:
         from .learn.cfg_scorer import ScorerError, open_scorer
         try:
             scorer = open_scorer(scorer)
         except ScorerError as e:
             raise click.BadParameter(str(e), param_hint="--scorer") from None
     answer = solve(board, points, method, playouts, options.normalize_seed(seed), scorer,
-                   threads)
+                   threads, prior=prior)
     who = "black" if board.to_move == BLACK else "white"
     if as_json:
         click.echo(json.dumps(dict(answer.as_dict(board.size), player=who), indent=2))
