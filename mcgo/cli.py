@@ -448,14 +448,61 @@ def add_match_commands():
 add_match_commands()
 
 
-def add_solve_command():
-    """``mcgo solve`` lives with its solvers in :mod:`mcgo.solve`."""
-    from .solve import solve_command
+@main.command("solve")
+@click.argument("problem", type=click.Path(exists=True, dir_okay=False))
+@click.option("--move", "move_number", type=click.IntRange(0), default=None,
+              help="Solve the position after this many moves of the record [default: all].")
+@click.option("--color", type=click.Choice(["black", "white"]), default=None,
+              help="The player [default: the record's PL, else the side to move].")
+@click.option("--region", default=None, metavar="A1:G7",
+              help="The region the answer must lie in [default: the stones' bounding box "
+                   "grown by 2].")
+@click.option("--with", "method", type=click.Choice(options.SOLVE_METHODS), default="search",
+              show_default=True, help="Solve by the search, or by seed 000's move scorer.")
+@click.option("--playouts", type=click.IntRange(1), default=options.SOLVE_PLAYOUTS,
+              show_default=True, help="Simulations of the search.")
+@click.option("--scorer", default="cfg", show_default=True, metavar="cfg|FILE",
+              help="The move scorer of --with cfg: the shipped one or a file of mcgo learn cfg.")
+@click.option("--prior", type=click.FloatRange(0), default=options.SOLVE_SCORER_PRIOR, show_default=True,
+              help="Weight of the CFG scorer's value as a bonus on the search's first moves "
+                   "(0: the search alone).")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Search threads.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the search's random numbers.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+def solve_command(problem, move_number, color, region, method, playouts, scorer, prior,
+                  threads, seed, as_json):
+    """Answer the problem PROBLEM.sgf inside its region: the move, its win rate and main
+    line (search), or its score (cfg)."""
+    from .board import BLACK, coords
+    from .solve import problem_board, region_points, solve
 
-    main.add_command(solve_command)
-
-
-add_solve_command()
+    board = problem_board(problem, move_number, color)
+    try:
+        points = region_points(board, region)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--region") from None
+    if method == "cfg" or prior:
+        from .learn.cfg_scorer import ScorerError, open_scorer
+        try:
+            scorer = open_scorer(scorer)
+        except ScorerError as e:
+            raise click.BadParameter(str(e), param_hint="--scorer") from None
+    answer = solve(board, points, method, playouts, options.normalize_seed(seed), scorer,
+                   threads, prior=prior)
+    who = "black" if board.to_move == BLACK else "white"
+    if as_json:
+        click.echo(json.dumps(dict(answer.as_dict(board.size), player=who), indent=2))
+        return
+    move = coords.to_gtp(answer.move, board.size)
+    if method == "cfg":
+        click.echo(f"{who} {move} (scorer value {answer.score:.3f})" if answer.score is not None
+                   else f"{who} pass (no legal move in the region)")
+    else:
+        line = " ".join(coords.to_gtp(p, board.size) for p in answer.line)
+        click.echo(f"{who} {move}: win rate {answer.winrate:.3f} after {answer.simulations} "
+                   f"simulations; main line {line}")
 
 
 def add_learn_commands():

@@ -22,7 +22,6 @@ A problem is an SGF file: its setup stones (and moves, with ``--move N``), the p
 True
 """
 
-import json
 from dataclasses import dataclass, field
 
 import click
@@ -31,8 +30,8 @@ from . import options
 from .board import BLACK, PASS, WHITE, coords
 
 REGION_MARGIN = 2
-DEFAULT_PLAYOUTS = 10000
-METHODS = ("search", "cfg")
+DEFAULT_PLAYOUTS = options.SOLVE_PLAYOUTS
+METHODS = options.SOLVE_METHODS
 
 
 @dataclass
@@ -78,11 +77,7 @@ def region_points(board, text, margin=REGION_MARGIN):
 
 FRAME_MARGIN = 0.5        # half a point: no jigo in a framed problem
 FRAME_GAP = 1             # the frame stands one line outside the stones' bounding box
-# The CFG scorer's value (0-1) times this is a bonus on the root's moves in the search (a
-# prior for local fights). Chosen on the validation collections of the tsumego problems, 10,000
-# simulations, every 15th problem: first moves 12% without, 34% at 0.3, 45% at 1.0, 48% at 3.0
-# (the scorer alone: 49%); 1.0 keeps the search's say where it reads a fight.
-SCORER_PRIOR = 1.0
+SCORER_PRIOR = options.SOLVE_SCORER_PRIOR
 
 
 def attacker_of(board, region):
@@ -186,57 +181,3 @@ def problem_board(path, move_number, color):
     elif record.player_to_move is not None and not board.moves:
         board.to_move = record.player_to_move
     return board
-
-
-@click.command("solve")
-@click.argument("problem", type=click.Path(exists=True, dir_okay=False))
-@click.option("--move", "move_number", type=click.IntRange(0), default=None,
-              help="Solve the position after this many moves of the record [default: all].")
-@click.option("--color", type=click.Choice(["black", "white"]), default=None,
-              help="The player [default: the record's PL, else the side to move].")
-@click.option("--region", default=None, metavar="A1:G7",
-              help="The region the answer must lie in [default: the stones' bounding box "
-                   "grown by 2].")
-@click.option("--with", "method", type=click.Choice(METHODS), default="search",
-              show_default=True, help="Solve by the search, or by seed 000's move scorer.")
-@click.option("--playouts", type=click.IntRange(1), default=DEFAULT_PLAYOUTS,
-              show_default=True, help="Simulations of the search.")
-@click.option("--scorer", default="cfg", show_default=True, metavar="cfg|FILE",
-              help="The move scorer of --with cfg: the shipped one or a file of mcgo learn cfg.")
-@click.option("--prior", type=click.FloatRange(0), default=SCORER_PRIOR, show_default=True,
-              help="Weight of the CFG scorer's value as a bonus on the search's first moves "
-                   "(0: the search alone).")
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Search threads.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the search's random numbers.")
-@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-def solve_command(problem, move_number, color, region, method, playouts, scorer, prior,
-                  threads, seed, as_json):
-    """Answer the problem PROBLEM.sgf inside its region: the move, its win rate and main
-    line (search), or its score (cfg)."""
-    board = problem_board(problem, move_number, color)
-    try:
-        points = region_points(board, region)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--region") from None
-    if method == "cfg" or prior:
-        from .learn.cfg_scorer import ScorerError, open_scorer
-        try:
-            scorer = open_scorer(scorer)
-        except ScorerError as e:
-            raise click.BadParameter(str(e), param_hint="--scorer") from None
-    answer = solve(board, points, method, playouts, options.normalize_seed(seed), scorer,
-                   threads, prior=prior)
-    who = "black" if board.to_move == BLACK else "white"
-    if as_json:
-        click.echo(json.dumps(dict(answer.as_dict(board.size), player=who), indent=2))
-        return
-    move = coords.to_gtp(answer.move, board.size)
-    if method == "cfg":
-        click.echo(f"{who} {move} (scorer value {answer.score:.3f})" if answer.score is not None
-                   else f"{who} pass (no legal move in the region)")
-    else:
-        line = " ".join(coords.to_gtp(p, board.size) for p in answer.line)
-        click.echo(f"{who} {move}: win rate {answer.winrate:.3f} after {answer.simulations} "
-                   f"simulations; main line {line}")

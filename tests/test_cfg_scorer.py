@@ -24,8 +24,8 @@ from sklearn.ensemble import RandomForestClassifier  # noqa: E402
 from sklearn.preprocessing import MinMaxScaler  # noqa: E402
 from sklearn.svm import SVC  # noqa: E402
 
-PROBLEMS = pathlib.Path(os.environ.get("MCGO_TSUMEGO", pathlib.Path(__file__).resolve().parents[2]
-                                       / "shared" / "data" / "tsumego" / "problems.jsonl.gz"))
+PROBLEMS = pathlib.Path(os.environ.get("MCGO_TSUMEGO", pathlib.Path(__file__).resolve().parent
+                                       / "data" / "tsumego" / "problems.jsonl.gz"))
 
 
 @pytest.fixture(scope="module")

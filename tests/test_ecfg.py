@@ -164,3 +164,9 @@ def test_the_shipped_decision_equals_scikit_learns():
     x = rows[21][0]
     assert np.allclose((x * scale) @ coef + intercept, svm.decision_function(x * scale))
     assert sklearn is not None and tables["self"][0]["C"] == 1000
+
+
+def test_the_command_modules_light_names_equal_the_real_ones():
+    from mcgo.learn import cfg_train, ecfg, ecfg_train, split
+    assert ecfg_train.WEIGHTINGS == ecfg.WEIGHTINGS
+    assert (cfg_train.TRAIN, cfg_train.VALIDATION, cfg_train.TEST) == (split.TRAIN, split.VALIDATION, split.TEST)

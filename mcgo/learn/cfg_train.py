@@ -24,9 +24,10 @@ import numpy as np
 
 from ..clitypes import OutputFile
 from ..extras import require
-from .split import TEST, TRAIN, VALIDATION
 
 LEARNERS = ("rf100", "rf200", "svm")
+TRAIN, VALIDATION, TEST = "train", "validation", "test"   # mcgo.learn.split's names (that
+# module loads the board's kernels, which `mcgo --help` must not)
 FEATURES_PER_SPLIT = 9       # Weka's random forest default: int(log2(406)) + 1
 SVM_GAMMA = 1.0
 SVM_C = 1.0

@@ -25,9 +25,10 @@ import numpy as np
 
 from ..clitypes import OutputFile
 from ..extras import require
-from .ecfg import WEIGHTINGS, Ecfg, feature_count, point_weights
 
 C_GRID = (500, 1000, 2000, 4000, 8000)
+WEIGHTINGS = ("count", "stability", "impact")    # mcgo.learn.ecfg.WEIGHTINGS (loaded lazily:
+# it compiles kernels, which `mcgo --help` must not)
 STONES = (20, 50)
 FORMAT = "mcgo-ecfg-evaluator"
 VERSION = 1
@@ -42,6 +43,7 @@ def outcome_rows(games, stones, d, weighting, stats=None):
     every position with ``s`` stones of the games with a winner, and 1 when its side to move
     won."""
     from .dataset import replay_game
+    from .ecfg import Ecfg, feature_count, point_weights
     low, high = stones[0] - 1, stones[1] + 1
     rows = {s: ([], []) for s in range(low, high + 1)}
     for game in games:
@@ -71,6 +73,7 @@ class OutcomeModel:
         self.metadata = dict(metadata or {})
 
     def decision(self, board, player=None):
+        from .ecfg import Ecfg, point_weights
         player = board.to_move if player is None else player
         s = min(max(stone_count(board), self.stones[0]), self.stones[1])
         i = s - self.stones[0]

@@ -15,9 +15,9 @@ so no score is taken on a book that was trained on.
 >>> problem = Problem.from_json({"collection": "c", "problem": "1", "SZ": "19",
 ...     "AB": ["qb", "rb"], "AW": ["qc"], "C": "White to play", "SOL": [["W", "sb", "", ""]]})
 >>> problem.player == WHITE, coords.to_gtp(problem.solutions[0], 19), problem.doubtful
-(True, 'S18', False)
+(True, 'T18', False)
 >>> sorted(coords.to_gtp(p, 19) for p in problem.region())[:3]
-['M15', 'M16', 'M17']
+['P15', 'P16', 'P17']
 """
 
 import gzip
