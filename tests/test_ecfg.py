@@ -170,3 +170,22 @@ def test_the_command_modules_light_names_equal_the_real_ones():
     from mcgo.learn import cfg_train, ecfg, ecfg_train, split
     assert ecfg_train.WEIGHTINGS == ecfg.WEIGHTINGS
     assert (cfg_train.TRAIN, cfg_train.VALIDATION, cfg_train.TEST) == (split.TRAIN, split.VALIDATION, split.TEST)
+
+
+def test_the_shipped_evaluator_and_the_game_scorer(nine_by_nine, tmp_path):
+    """``ecfg`` (the shipped evaluator) reads and scores real games; ``mcgo learn cfg-games``
+    trains seed 000's scorer on a dataset's games and says how often it predicts the moves."""
+    pytest.importorskip("sklearn")
+    folder, dataset = nine_by_nine
+    result = CliRunner().invoke(main, ["learn", "evaluate-outcome", "ecfg", str(folder), "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["positions"] > 1000 and 0.3 < figures["accuracy"] < 1.0
+    out = tmp_path / "games.npz"
+    result = CliRunner().invoke(main, ["learn", "cfg-games", str(dataset), "-o", str(out),
+                                       "--learner", "rf100", "--per-game", "5"])
+    assert result.exit_code == 0, result.output
+    from mcgo.learn.cfg_scorer import load_scorer
+    scorer = load_scorer(out)
+    assert 0.0 <= scorer.metadata["validation_move_prediction"] <= 1.0
+    assert scorer.metadata["board_size"] == 9

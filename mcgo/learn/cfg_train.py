@@ -189,3 +189,82 @@ def cfg_command(problems, output, learners, json_path, limit, seed):
         with open(json_path, "w", encoding="utf-8") as f:
             json.dump({"table": table, "best": best, "output": str(output)}, f, indent=2)
     sys.stdout.flush()
+
+
+def game_pairs(games, seed, per_game=None):
+    """``(X, y)`` from game records as Graepel et al. and Foulds's Go player: each played move
+    good, one random legal empty point of the same position bad (``per_game``: at most that
+    many moves a game, drawn at random)."""
+    from ..board.kernels import PASS
+    from .cfg import relative_subgraph_features
+    from .dataset import replay_game
+    rng = np.random.default_rng(seed)
+    rows, labels = [], []
+    for game in games:
+        moves = [n for n, (_, p) in enumerate(game.moves, 1) if p != PASS]
+        chosen = set(moves if per_game is None or len(moves) <= per_game
+                     else rng.choice(moves, per_game, replace=False).tolist())
+        for board, color, point, number in replay_game(game):
+            if color is None:
+                break
+            if number not in chosen:
+                continue
+            others = [p for p in board.legal_moves(color) if p != point]
+            if not others:
+                continue
+            bad = others[int(rng.integers(len(others)))]
+            _, x = relative_subgraph_features(board, [point, bad], color)
+            rows.append(x)
+            labels += [1, 0]
+    return np.concatenate(rows), np.array(labels)
+
+
+def move_prediction(games, scorer):
+    """The share of the games' moves (passes left out) that are the scorer's best legal move."""
+    from ..board.kernels import PASS
+    from .dataset import replay_game
+    hits = n = 0
+    for game in games:
+        for board, color, point, _ in replay_game(game):
+            if color is None:
+                break
+            if point == PASS:
+                continue
+            moves = board.legal_moves(color)
+            if point not in moves:
+                continue
+            n += 1
+            hits += scorer.best_move(board, moves, color) == point
+    return hits / n if n else float("nan"), n
+
+
+@click.command("cfg-games")
+@click.argument("dataset", type=click.Path(exists=True, file_okay=False))
+@click.option("-o", "--output", type=OutputFile(), required=True,
+              help="Scorer file to write (.npz).")
+@click.option("--learner", type=click.Choice(LEARNERS), default="rf200", show_default=True,
+              help="The learner.")
+@click.option("--per-game", type=click.IntRange(1), default=None,
+              help="At most this many moves a game [default: all].")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the bad examples and the forests.")
+def cfg_games_command(dataset, output, learner, per_game, seed):
+    """Train seed 000's move scorer on the train games of DATASET (mcgo learn extract): the
+    played move good, a random legal point bad, as Graepel et al.'s Go player; reports the
+    share of the validation games' moves it predicts."""
+    from .cfg_scorer import now
+    from .dataset import Dataset
+    from .movemodel import _commit
+    require("train", "mcgo learn cfg-games")
+    data = Dataset.open(dataset)
+    x, y = game_pairs(data.games(TRAIN), seed, per_game)
+    scorer, _ = fit_learner(learner, x, y, seed)
+    accuracy, positions = move_prediction(data.games(VALIDATION), scorer)
+    scorer.metadata.update({"training_data": f"{dataset} (train games)", "board_size": data.size,
+                            "split": "by game, mcgo.learn.split", "train_pairs": int(len(y)),
+                            "validation_move_prediction": accuracy,
+                            "validation_positions": positions, "seed": seed,
+                            "commit": _commit(), "date": now()})
+    scorer.save(output)
+    click.echo(f"{len(y)} training pairs; validation moves predicted: {accuracy:.3f} of "
+               f"{positions}; wrote {output}")

@@ -14,7 +14,7 @@ def learn():
 
 def register():
     """Attach the subcommands (their modules import their heavy parts lazily)."""
-    from .cfg_train import cfg_command
+    from .cfg_train import cfg_command, cfg_games_command
     from .ecfg_train import ecfg_command, evaluate_outcome_command
     from .evaluate import evaluate_command, moves_command
     from .extract import extract_command
@@ -22,7 +22,8 @@ def register():
     from ..ownership.commands import ownership_command
 
     for command in (extract_command, patterns, moves_command, evaluate_command,
-                    ownership_command, cfg_command, ecfg_command, evaluate_outcome_command):
+                    ownership_command, cfg_command, cfg_games_command, ecfg_command,
+                    evaluate_outcome_command):
         learn.add_command(command)
 
 
