@@ -308,9 +308,13 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
               help="Who chooses genmove's answer: the search, or seed 000's move scorer alone "
                    "(Foulds's one-move player; analysis commands still search).")
 @click.option("--scorer", default="cfg", show_default=True, metavar="cfg|FILE",
-              help="The move scorer of --player cfg: the shipped one or a file of mcgo learn cfg.")
+              help="The move scorer of --player cfg and --cfg-prior: the shipped one or a file "
+                   "of mcgo learn cfg / cfg-games.")
+@click.option("--cfg-prior", type=Number(0), default=0.0, show_default=True,
+              help="Weight of the move scorer's value (0-1) as a bonus on the search's first "
+                   "moves (0: none).")
 def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior, ponder,
-        player_kind, scorer, **engine_settings):
+        player_kind, scorer, cfg_prior, **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -343,14 +347,16 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         except NetworkError as e:
             raise click.BadParameter(str(e), param_hint="--ownership-net") from None
 
-    move_player = None
-    if player_kind == "cfg":
+    move_player = move_scorer = None
+    if player_kind == "cfg" or cfg_prior:
         from .learn.cfg_scorer import ScorerError, open_scorer
         from .search.cfg_player import CfgPlayer
         try:
-            move_player = CfgPlayer(open_scorer(scorer))
+            move_scorer = open_scorer(scorer)
         except ScorerError as e:
             raise click.BadParameter(str(e), param_hint="--scorer") from None
+        if player_kind == "cfg":
+            move_player = CfgPlayer(move_scorer)
 
     def start_engine():
         engine = make_engine(default_size=options.DEFAULT_GTP_SIZE, verbose=not quiet,
@@ -359,6 +365,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         engine.use_ownership_prior(ownership_prior)
         engine.ponder = ponder
         engine.move_player = move_player
+        engine.player.move_prior = (move_scorer, cfg_prior) if cfg_prior else None
         engine.opening_advisor = advisor if casebase != "default" else \
             make_opening_advisor(casebase, casebase_moves, quiet)
         engine.warm_up()

@@ -23,6 +23,8 @@ True
 import sys
 import time
 
+import numpy as np
+
 from .. import options
 from ..board import coords
 from ..board.board import Board
@@ -77,6 +79,8 @@ class Player:
                              **(settings or {}))
         self.clock = TimeControl()
         self.opening_advisor = None
+        # Seed 000's scorer as a bonus on the root's moves: (Scorer, weight), or None.
+        self.move_prior = None
         self.last_labels = None      # the advice's labels for the last search
         self._pass_search = None     # made on the first pass check
         self._lost_at = set()        # move numbers at which the search found the game lost
@@ -126,14 +130,22 @@ class Player:
         return self.playouts, seconds
 
     def advice(self, board):
-        """The case base's (root_bonus, labels) for ``board``, (None, None) without one."""
-        if self.opening_advisor is None:
-            return None, None
-        try:
-            return self.opening_advisor.advise(board)
-        except Exception as e:  # noqa: BLE001 - a broken advisor costs the bonus, not the game
-            log(f"opening advisor failed: {e!r}")
-            return None, None
+        """The root bonus and labels for ``board``: the case base's (None, None without one),
+        plus the move scorer's bonus (:attr:`move_prior`) when there is one."""
+        bonus, labels = None, None
+        if self.opening_advisor is not None:
+            try:
+                bonus, labels = self.opening_advisor.advise(board)
+            except Exception as e:  # noqa: BLE001 - a broken advisor costs the bonus, not the game
+                log(f"opening advisor failed: {e!r}")
+        if self.move_prior is not None:
+            scorer, weight = self.move_prior
+            moves = board.legal_moves()
+            if moves:
+                extra = np.zeros(board.pts.shape[1])
+                extra[moves] = weight * scorer.score_moves(board, moves, board.to_move)
+                bonus = extra if bonus is None else np.asarray(bonus, dtype=np.float64) + extra
+        return bonus, labels
 
     # ------------------------------------------------------------------ thinking
     def think(self, board, received_at=None, on_progress=None, interval=None):
