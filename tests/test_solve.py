@@ -150,3 +150,15 @@ def test_in_the_frame_the_win_rate_says_whether_the_defender_lives(rows, lives):
     region = region_points(board, None)
     answer = solve(board, region, "search", playouts=2000)
     assert (answer.winrate > 0.6) if lives else (answer.winrate < 0.4), answer.winrate
+
+
+def test_a_heavy_scorer_prior_makes_the_search_play_the_scorers_move():
+    """``--cfg-prior``: the scorer's value is a bonus on the root's moves; weighted far above
+    any win rate, the search's move is the scorer's best legal move."""
+    session = Session(size=9, playouts=200, seed=4)
+    scorer = open_scorer("cfg")
+    session.send("play b E5")
+    board = session.engine.board.copy()
+    expected = scorer.best_move(board, board.legal_moves(), WHITE)
+    session.engine.player.move_prior = (scorer, 100.0)
+    assert session.send("genmove w") == coords.to_gtp(expected, 9)
