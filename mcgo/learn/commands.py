@@ -16,6 +16,7 @@ def register():
     """Attach the subcommands (their modules import their heavy parts lazily)."""
     from .cfg_train import cfg_command, cfg_games_command
     from .ecfg_train import ecfg_command, evaluate_outcome_command
+    from .td_go import roundrobin_command, td_command
     from .evaluate import evaluate_command, moves_command
     from .extract import extract_command
     from .patterns_command import patterns
@@ -23,7 +24,7 @@ def register():
 
     for command in (extract_command, patterns, moves_command, evaluate_command,
                     ownership_command, cfg_command, cfg_games_command, ecfg_command,
-                    evaluate_outcome_command):
+                    evaluate_outcome_command, td_command, roundrobin_command):
         learn.add_command(command)
 
 
