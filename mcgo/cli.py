@@ -303,10 +303,14 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
               help="After each move, search on in the opponent's time, until the next "
                    "command or half the tree memory (--max-memory) is used; the next move "
                    "reuses that tree.")
-@click.option("--player", "player_kind", type=click.Choice(["mcts", "cfg"]), default="mcts",
+@click.option("--player", "player_kind", type=click.Choice(["mcts", "cfg", "td"]), default="mcts",
               show_default=True,
-              help="Who chooses genmove's answer: the search, or seed 000's move scorer alone "
-                   "(Foulds's one-move player; analysis commands still search).")
+              help="Who chooses genmove's answer: the search, seed 000's move scorer alone "
+                   "(Foulds's one-move player), or seed 004's 7x7 TD net (--td-net); analysis "
+                   "commands still search.")
+@click.option("--td-net", default="td1", show_default=True, metavar="td0|td1|FILE",
+              help="The net of --player td: a shipped one (lambda 0 or 1) or a file of mcgo "
+                   "learn td.")
 @click.option("--scorer", default="cfg", show_default=True, metavar="cfg|FILE",
               help="The move scorer of --player cfg and --cfg-prior: the shipped one or a file "
                    "of mcgo learn cfg / cfg-games.")
@@ -314,7 +318,7 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
               help="Weight of the move scorer's value (0-1) as a bonus on the search's first "
                    "moves (0: none).")
 def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior, ponder,
-        player_kind, scorer, cfg_prior, **engine_settings):
+        player_kind, td_net, scorer, cfg_prior, **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -357,6 +361,15 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
             raise click.BadParameter(str(e), param_hint="--scorer") from None
         if player_kind == "cfg":
             move_player = CfgPlayer(move_scorer)
+    if player_kind == "td":
+        from .learn.td_go import SHIPPED, load_net
+        from .resources import package_file
+        from .search.td_player import TdPlayer
+        path = package_file("mcgo.learn", "models", SHIPPED[td_net]) if td_net in SHIPPED else td_net
+        try:
+            move_player = TdPlayer(load_net(path)[0])
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--td-net") from None
 
     def start_engine():
         engine = make_engine(default_size=options.DEFAULT_GTP_SIZE, verbose=not quiet,

@@ -68,3 +68,22 @@ def test_td_and_roundrobin_commands(tmp_path):
     assert bad.exit_code == 2 and bad.output.count("\n") == 1
     one = CliRunner().invoke(main, ["learn", "roundrobin", paths[0]])
     assert one.exit_code == 2
+
+
+def test_gtp_player_td_plays_7x7_and_searches_elsewhere(tmp_path):
+    import subprocess
+    import sys
+    out = tmp_path / "net.npz"
+    assert CliRunner().invoke(main, ["learn", "td", "--lambda", "0.5", "--games", "2", "-o", str(out)]).exit_code == 0
+    session = "boardsize 7\ngenmove b\ngenmove w\nboardsize 9\ngenmove b\nquit\n"
+    done = subprocess.run([sys.executable, "-m", "mcgo", "gtp", "--player", "td", "--td-net", str(out),
+                           "--quiet", "--casebase", "none", "--playouts", "50"],
+                          input=session, capture_output=True, text=True, timeout=120)
+    answers = [a[2:] for a in done.stdout.split("\n\n") if a.startswith("= ") or a == "="]
+    moves = [a for a in answers if a]
+    assert len(moves) == 3, done.stdout
+    net, _ = load_net(out)
+    from mcgo import Board
+    from mcgo.learn.td_go import best_move
+    board = Board(7, komi=8.5)
+    assert moves[0] == coords.to_gtp(best_move(net, board), 7)      # the net's own choice

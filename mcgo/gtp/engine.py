@@ -501,7 +501,7 @@ class Engine:
     def _choose(self, color, cleanup=False, on_progress=None, interval=None):
         """Search and decide ``color``'s move: (move, its GTP text); (None, "resign")."""
         board = self._board_for(color)
-        if self.move_player is not None:        # --player cfg: no search
+        if self.move_player is not None and self.move_player.plays(board):   # no search
             return self._as_answer(self.move_player.choose(board, self.search.move_filter),
                                    board)
         move = self.player.choose(board, self.handicap, cleanup, self.received_at,

@@ -80,6 +80,32 @@ def choose(net, board, temperature, rng):
     return moves[int(rng.choice(len(moves), p=p / p.sum()))]
 
 
+def best_move(net, board, move_filter=None):
+    """The move whose position the net values best for the mover (ties: the first)."""
+    from ..board import BLACK
+    moves = [m for m in candidate_moves(board)
+             if move_filter is None or move_filter.allows(board.to_move, m, 1)]
+    if not moves:
+        from ..board.kernels import PASS
+        return PASS
+    values = []
+    for m in moves:
+        board.play(m)
+        values.append(net.forward(inputs(board))[0])
+        board.undo()
+    sign = 1.0 if board.to_move == BLACK else -1.0
+    return moves[int(np.argmax(sign * np.array(values)))]
+
+
+SHIPPED = {"td0": "td-lambda0.npz", "td1": "td-lambda1.npz"}
+
+
+def shipped_nets():
+    """The shipped nets' paths: lambda 0 and lambda 1."""
+    from ..resources import package_file
+    return [package_file("mcgo.learn", "models", name) for name in SHIPPED.values()]
+
+
 def play_game(black, white, temperature, rng):
     """One game: ``(positions' inputs after each move, outcome for black +1 or -1)``."""
     from ..board import BLACK, Board
@@ -174,14 +200,17 @@ def td_command(size, lam, games, seed, output):
 
 @click.command("roundrobin")
 @click.argument("nets", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@click.option("--shipped", is_flag=True, help="Play the shipped nets (lambda 0 and 1) as well.")
 @click.option("--games", type=click.IntRange(1), default=100, show_default=True,
               help="Games for every pair, colours alternating.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-def roundrobin_command(nets, games, seed, as_json):
+def roundrobin_command(nets, shipped, games, seed, as_json):
     """Play every pair of NETS (files of mcgo learn td): the share of wins of each row against
     each column, with 95% Wilson intervals."""
     from ..stats import wilson_interval
+    if shipped:
+        nets = [str(p) for p in shipped_nets()] + list(nets)
     if len(nets) < 2:
         raise click.UsageError("give two nets or more")
     try:

@@ -26,6 +26,9 @@ class CfgPlayer:
     def __init__(self, scorer):
         self.scorer = scorer
 
+    def plays(self, board):
+        return True
+
     def candidates(self, board, color, move_filter=None):
         return [p for p in board.legal_moves(color)
                 if not own_one_point_eye(board, p, color)
