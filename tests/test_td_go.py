@@ -87,3 +87,14 @@ def test_gtp_player_td_plays_7x7_and_searches_elsewhere(tmp_path):
     from mcgo.learn.td_go import best_move
     board = Board(7, komi=8.5)
     assert moves[0] == coords.to_gtp(best_move(net, board), 7)      # the net's own choice
+
+
+def test_the_shipped_nets_play_each_other():
+    result = CliRunner().invoke(main, ["learn", "roundrobin", "--shipped", "--games", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    table = json.loads(result.output)
+    assert table["lambdas"] == [0.0, 1.0] and len(table["wilson95"]) == 2
+    from mcgo.learn.td_go import shipped_nets
+    for path in shipped_nets():
+        net, meta = load_net(path)
+        assert meta["games"] >= 1000 and net.sizes == [51, 30, 1]
