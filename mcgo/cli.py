@@ -279,18 +279,41 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
     return OpeningAdvisor(casebase, bonus_moves=bonus_moves)
 
 
+def advice_options(command):
+    """The options ``mcgo gtp`` and ``mcgo play`` share for the search's advice: the case
+    base and the learned move model."""
+    decorators = [
+        click.option("--casebase", default="default", show_default=True,
+                     metavar="FILE|none|default",
+                     help="Case base for the opening bonus on its board size (default: the "
+                          "shipped 19x19 one)."),
+        click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
+                     help="The case-base bonus applies to moves 1 to N."),
+        click.option("--model", "model_file", default="none", show_default=True,
+                     metavar="FILE|default|none",
+                     help="Learned move model for the tree's priors: a file (mcgo learn "
+                          "moves), the shipped one (default), or none."),
+    ]
+    for option in reversed(decorators):
+        command = option(command)
+    return command
+
+
+def open_move_model(choice):
+    """The learned move model of ``--model`` (None for ``none``); a bad one is a usage error."""
+    if choice == "none":
+        return None
+    from .learn.movemodel import ModelError, open_model
+    try:
+        return open_model(choice)
+    except ModelError as e:
+        raise click.BadParameter(str(e), param_hint="--model") from None
+
+
 @main.command()
 @engine_options
 @click.option("--quiet", is_flag=True, help="No search summaries on stderr.")
-@click.option("--casebase", default="default", show_default=True, metavar="FILE|none|default",
-              help="Case base for the opening bonus on its board size (default: the shipped "
-                   "19x19 one).")
-@click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
-              help="The case-base bonus applies to moves 1 to N.")
-@click.option("--model", "model_file", default="none", show_default=True,
-              metavar="FILE|default|none",
-              help="Learned move model for the tree's priors: a file (mcgo learn moves), "
-                   "the shipped one (default), or none.")
+@advice_options
 @click.option("--ownership-net", "ownership_net", default="none", show_default=True,
               metavar="FILE|dagrnn|none",
               help="Seed 003's ownership network for the chains the playouts leave unsure "
@@ -332,13 +355,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         if not os.path.isfile(casebase):
             raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
         advisor = make_opening_advisor(casebase, casebase_moves, quiet)
-    model = None
-    if model_file != "none":
-        from .learn.movemodel import ModelError, open_model
-        try:
-            model = open_model(model_file)
-        except ModelError as e:
-            raise click.BadParameter(str(e), param_hint="--model") from None
+    model = open_move_model(model_file)
 
     net = None
     if ownership_prior and ownership_net == "none":
@@ -418,14 +435,7 @@ def warmup():
 @click.option("--sgf", "sgf_path", type=click.Path(dir_okay=False), default=None,
               help="Write the game record (SGF, with the result) here when the game ends "
                    "or you quit.")
-@click.option("--casebase", default="default", show_default=True, metavar="FILE|none|default",
-              help="Case base for the opening bonus on its board size (default: the shipped "
-                   "19x19 one), as mcgo gtp.")
-@click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
-              help="The case-base bonus applies to moves 1 to N.")
-@click.option("--model", "model_file", default="none", show_default=True,
-              metavar="FILE|default|none",
-              help="Learned move model for the tree's priors, as mcgo gtp.")
+@advice_options
 def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, **engine_settings):
     """Play a game against mcgo in the terminal: type moves like D4, or pass, resign, undo,
     hint, score, save FILE, help, quit."""
@@ -439,13 +449,7 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, **engi
     if casebase not in ("none", "default") and not os.path.isfile(casebase):
         raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
     advisor = make_opening_advisor(casebase, casebase_moves, quiet=True)
-    model = None
-    if model_file != "none":
-        from .learn.movemodel import ModelError, open_model
-        try:
-            model = open_model(model_file)
-        except ModelError as e:
-            raise click.BadParameter(str(e), param_hint="--model") from None
+    model = open_move_model(model_file)
     if handicap and click.get_current_context().get_parameter_source("komi") \
             == ParameterSource.DEFAULT:
         from .gtp.terminal import HANDICAP_KOMI

@@ -149,22 +149,9 @@ def _reported_moves(result, request):
 
 
 def principal_variation_visits(search, move, limit=PV_LENGTH):
-    """``(pv, visits)``: the most visited line after ``move`` from the tree that searched
-    it most (the line :meth:`Search.principal_variation` gives) and each pv node's visits."""
-    best_tree, best_node, best_visits = None, -1, -1.0
-    for t in search.trees:
-        c = t.child_with_move(t.root, move)
-        if c >= 0 and t.floats[VISITS, c] > best_visits:
-            best_tree, best_node, best_visits = t, c, t.floats[VISITS, c]
-    pv, visits = [move], [max(0.0, best_visits)]
-    node = best_node
-    while best_tree is not None and len(pv) < limit:
-        node = best_tree.best_child(node)
-        if node < 0 or best_tree.floats[VISITS, node] < 1:
-            break
-        pv.append(int(best_tree.ints[MOVE, node]))
-        visits.append(float(best_tree.floats[VISITS, node]))
-    return pv, visits
+    """``(pv, visits)``: the most visited line after ``move`` and each pv node's visits
+    (:meth:`mcgo.search.search.Search.principal_variation_visits`)."""
+    return search.principal_variation_visits(move, limit)
 
 
 def root_winrate(search):

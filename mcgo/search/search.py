@@ -417,19 +417,24 @@ class Search:
 
     def principal_variation(self, move, limit=20):
         """The most visited line after ``move``, from the tree that searched it most."""
+        return self.principal_variation_visits(move, limit)[0]
+
+    def principal_variation_visits(self, move, limit=20):
+        """``(line, visits)``: :meth:`principal_variation` and each of its nodes' visits."""
         best_tree, best_node, best_visits = None, -1, -1.0
         for t in self.trees:
             c = t.child_with_move(t.root, move)
             if c >= 0 and t.floats[VISITS, c] > best_visits:
                 best_tree, best_node, best_visits = t, c, t.floats[VISITS, c]
-        pv = [move]
+        pv, visits = [move], [max(0.0, best_visits)]
         node = best_node
         while best_tree is not None and len(pv) < limit:
             node = best_tree.best_child(node)
             if node < 0 or best_tree.floats[VISITS, node] < 1:
                 break
             pv.append(int(best_tree.ints[MOVE, node]))
-        return pv
+            visits.append(float(best_tree.floats[VISITS, node]))
+        return pv, visits
 
     def result(self, board, seconds, cpu):
         moves = self.root_stats(board)
