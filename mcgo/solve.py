@@ -22,9 +22,12 @@ A problem is an SGF file: its setup stones (and moves, with ``--move N``), the p
 True
 """
 
+import functools
+import pathlib
 from dataclasses import dataclass, field
 
 import click
+import numpy as np
 
 from . import options
 from .board import BLACK, PASS, WHITE, coords
@@ -131,14 +134,25 @@ def framed(board, region):
     return out
 
 
+@functools.lru_cache(maxsize=8)
+def _open_scorer(name):
+    from .learn.cfg_scorer import open_scorer
+    return open_scorer(name)
+
+
+def scorer_of(scorer):
+    """A :class:`~mcgo.learn.cfg_scorer.Scorer`, or the one a name gives (``cfg``, a file),
+    loaded once per process: a benchmark solves hundreds of problems."""
+    return _open_scorer(str(scorer)) if isinstance(scorer, (str, pathlib.PurePath)) else scorer
+
+
 def solve(board, region, method="search", playouts=DEFAULT_PLAYOUTS, seed=0, scorer="cfg",
           threads=1, frame=True, policy=options.DEFAULT_POLICY, prior=None):
     """The :class:`Answer` for ``board.to_move`` inside ``region`` (points)."""
     player = board.to_move
     legal = [p for p in region if board.is_legal(p, player)]
     if method == "cfg":
-        from .learn.cfg_scorer import open_scorer
-        model = open_scorer(scorer) if isinstance(scorer, str) else scorer
+        model = scorer_of(scorer)
         if not legal:
             return Answer(PASS, method, list(region))
         scores = model.score_moves(board, legal, player)
@@ -156,11 +170,8 @@ def solve(board, region, method="search", playouts=DEFAULT_PLAYOUTS, seed=0, sco
     prior = SCORER_PRIOR if prior is None else prior
     bonus = None
     if prior and legal:
-        import numpy as np
-        from .learn.cfg_scorer import open_scorer
-        model = open_scorer(scorer) if isinstance(scorer, str) else scorer
         bonus = np.zeros(board.pts.shape[1])
-        bonus[legal] = prior * model.score_moves(board, legal, player)
+        bonus[legal] = prior * scorer_of(scorer).score_moves(board, legal, player)
     result = search.run(position, playouts=playouts, early_stop=False, root_bonus=bonus)
     return Answer(result.best_move, method, list(region), winrate=result.winrate,
                   simulations=result.simulations,
