@@ -322,6 +322,11 @@ def open_move_model(choice):
 @click.option("--ownership-prior", type=Number(0), default=0.0, show_default=True,
               help="Virtual visits of the network's 1-ply prior on the root's moves "
                    "(0: none; needs --ownership-net).")
+@click.option("--corner-net", "corner_net", default="none", show_default=True,
+              metavar="FILE|corner|none",
+              help="Seed 004's corner life-and-death net as a second judge of the groups "
+                   "inside a 7x7 corner in final_status_list and final_score, where it is "
+                   "confident: a file (mcgo learn corner), the shipped one (corner), or none.")
 @click.option("--ponder", is_flag=True,
               help="After each move, search on in the opponent's time, until the next "
                    "command or half the tree memory (--max-memory) is used; the next move "
@@ -340,8 +345,8 @@ def open_move_model(choice):
 @click.option("--cfg-prior", type=Number(0), default=0.0, show_default=True,
               help="Weight of the move scorer's value (0-1) as a bonus on the search's first "
                    "moves (0: none).")
-def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior, ponder,
-        player_kind, td_net, scorer, cfg_prior, **engine_settings):
+def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior, corner_net,
+        ponder, player_kind, td_net, scorer, cfg_prior, **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -368,6 +373,12 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         except NetworkError as e:
             raise click.BadParameter(str(e), param_hint="--ownership-net") from None
 
+    from .learn.corner import open_corner_net
+    try:
+        corner = open_corner_net(corner_net)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--corner-net") from None
+
     move_player = move_scorer = None
     if player_kind == "cfg" or cfg_prior:
         from .learn.cfg_scorer import ScorerError, open_scorer
@@ -392,6 +403,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         engine = make_engine(default_size=options.DEFAULT_GTP_SIZE, verbose=not quiet,
                              model=model, **engine_settings)
         engine.ownership_model = net
+        engine.status.corner_net = corner
         engine.use_ownership_prior(ownership_prior)
         engine.ponder = ponder
         engine.move_player = move_player

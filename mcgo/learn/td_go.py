@@ -118,18 +118,18 @@ def play_game(black, white, temperature, rng):
     return seen, (1.0 if board.score() > 0 else -1.0)
 
 
-def temperature_at(game):
-    return T0 * T_DECAY ** (game // T_EVERY)
+def temperature_at(game, t0=T0):
+    return t0 * T_DECAY ** (game // T_EVERY)
 
 
-def train(lam, games, seed, progress=None):
+def train(lam, games, seed, progress=None, learning_rate=LEARNING_RATE, t0=T0):
     """A net trained by TD(``lam``) over ``games`` self-play games."""
     from .td import Mlp, TdLearner
     rng = np.random.default_rng(seed)
     net = Mlp([SIZE * SIZE + 2, HIDDEN, 1], seed=seed)
-    learner = TdLearner(net, eta=LEARNING_RATE, lam=lam)
+    learner = TdLearner(net, eta=learning_rate, lam=lam)
     for g in range(games):
-        positions, outcome = play_game(net, net, temperature_at(g), rng)
+        positions, outcome = play_game(net, net, temperature_at(g, t0), rng)
         learner.learn(positions, np.array([outcome]))
         if progress:
             progress(g + 1)
@@ -137,8 +137,8 @@ def train(lam, games, seed, progress=None):
 
 
 def save_net(net, path, metadata):
-    meta = dict(metadata, format=FORMAT, sizes=net.sizes, komi=KOMI, hidden=HIDDEN,
-                learning_rate=LEARNING_RATE, t0=T0, t_decay=T_DECAY, t_every=T_EVERY,
+    meta = dict({"learning_rate": LEARNING_RATE, "t0": T0}, **metadata, format=FORMAT,
+                sizes=net.sizes, komi=KOMI, hidden=HIDDEN, t_decay=T_DECAY, t_every=T_EVERY,
                 max_moves=MAX_MOVES)
     arrays = {f"w{l}": w for l, w in enumerate(net.w)} | {f"b{l}": b for l, b in enumerate(net.b)}
     with open(path, "wb") as f:
@@ -184,16 +184,22 @@ def round_robin(nets, games, seed):
 @click.option("--games", type=click.IntRange(1), required=True, help="Self-play games.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the initial weights and the moves.")
+@click.option("--learning-rate", type=Number(0, 1, min_open=True), default=LEARNING_RATE,
+              show_default=True, help="The rule's eta.")
+@click.option("--temperature", "t0", type=Number(0, None, min_open=True), default=T0,
+              show_default=True, help="The first games' Gibbs temperature (times 0.92 every 20 games).")
 @click.option("-o", "--output", type=OutputFile(), required=True, help="Net file to write (.npz).")
-def td_command(size, lam, games, seed, output):
+def td_command(size, lam, games, seed, learning_rate, t0, output):
     """Train seed 004's 51-30-1 evaluation net by TD(lambda) in 7x7 self-play."""
     from .cfg_scorer import now
     from .movemodel import _commit
     started = time.perf_counter()
     with click.progressbar(length=games, label=f"TD({lam:g})", file=click.get_text_stream("stderr")) as bar:
-        net = train(lam, games, seed, progress=lambda _: bar.update(1))
+        net = train(lam, games, seed, progress=lambda _: bar.update(1),
+                    learning_rate=learning_rate, t0=t0)
     seconds = time.perf_counter() - started
     save_net(net, output, {"lambda": lam, "games": games, "seed": seed, "seconds": round(seconds, 1),
+                           "learning_rate": learning_rate, "t0": t0,
                            "commit": _commit(), "date": now()})
     click.echo(f"wrote {output}: TD({lam:g}), {games} games in {seconds:.0f} s")
 

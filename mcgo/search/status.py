@@ -167,18 +167,37 @@ def judge(board, owner, second_opinion=None):
 
 
 def estimate(board, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=1,
-             ownership_model=None):
+             ownership_model=None, corner_net=None):
     """Chain statuses by playouts from the position. The playouts start as if no one had
     passed: at the end of a game (two passes) they would otherwise stop at once and call
     every stone alive. ``ownership_model`` (an :class:`mcgo.ownership.OwnershipModel`)
-    settles the chains the playouts leave unsure (:func:`judge`)."""
+    settles the chains the playouts leave unsure (:func:`judge`); ``corner_net`` (seed 004's
+    :class:`mcgo.learn.corner.CornerNet`) then judges the corner groups it is sure of
+    (:func:`with_corner_net`)."""
     start = board.copy()
     start.info[PASSES] = 0
     owner = ownership(start, playouts=playouts, policy=policy, seed=seed, threads=threads)
     second = None
     if ownership_model is not None:
         second = 2.0 * ownership_model.ownership(board) - 1.0
-    return judge(board, owner, second)
+    verdict = judge(board, owner, second)
+    if corner_net is not None:
+        verdict = with_corner_net(board, verdict, corner_net)
+    return verdict
+
+
+def with_corner_net(board, verdict, net):
+    """``verdict`` with the corner net's confident verdicts on the chains inside a 7x7
+    corner (a second judge of exactly the corners; seki, which the net does not know, is
+    left as it is); every other chain keeps the playouts' verdict."""
+    alive, dead = set(verdict.alive), set(verdict.dead)
+    seki = set(verdict.seki)
+    for chain, lives, confident in net.verdicts(board):
+        if not confident or chain[0] in seki:
+            continue
+        (alive.update if lives else dead.update)(chain)
+        (dead.difference_update if lives else alive.difference_update)(chain)
+    return Verdict(sorted(alive), sorted(dead), verdict.seki, verdict.owner, verdict.unsettled)
 
 
 def score_without(board, dead):
@@ -224,18 +243,20 @@ class Status:
     """
 
     def __init__(self, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=1,
-                 ownership_model=None):
+                 ownership_model=None, corner_net=None):
         self.playouts = playouts
         self.policy = policy
         self.seed = seed
         self.threads = threads
         self.ownership_model = ownership_model   # settles what the playouts leave unsure
+        self.corner_net = corner_net             # judges the corners it is sure of
         self._key = None
         self._verdict = None
 
     def _position_key(self, board):
         return (board.size, board.komi, board.pts.tobytes(), board.info.tobytes(),
-                self.playouts, self.policy, self.seed, self.threads, id(self.ownership_model))
+                self.playouts, self.policy, self.seed, self.threads, id(self.ownership_model),
+                id(self.corner_net))
 
     def verdict(self, board):
         """The :class:`Verdict` of ``board``'s position (estimated now, or remembered)."""
@@ -243,7 +264,8 @@ class Status:
         if key != self._key:
             self._verdict = estimate(board, playouts=self.playouts, policy=self.policy,
                                      seed=self.seed, threads=self.threads,
-                                     ownership_model=self.ownership_model)
+                                     ownership_model=self.ownership_model,
+                                     corner_net=self.corner_net)
             self._key = key
         return self._verdict
 
