@@ -299,6 +299,22 @@ def advice_options(command):
     return command
 
 
+corner_net_option = click.option(
+    "--corner-net", "corner_net", default="none", show_default=True, metavar="FILE|corner|none",
+    help="Seed 004's corner life-and-death net as a second judge of the groups inside a 7x7 "
+         "corner in the dead stones and the final score, where it is confident: a file (mcgo "
+         "learn corner), the shipped one (corner), or none.")
+
+
+def open_corner(choice):
+    """The corner net of ``--corner-net`` (None for ``none``); a bad one is a usage error."""
+    from .learn.corner import open_corner_net
+    try:
+        return open_corner_net(choice)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--corner-net") from None
+
+
 def open_move_model(choice):
     """The learned move model of ``--model`` (None for ``none``); a bad one is a usage error."""
     if choice == "none":
@@ -322,11 +338,13 @@ def open_move_model(choice):
 @click.option("--ownership-prior", type=Number(0), default=0.0, show_default=True,
               help="Virtual visits of the network's 1-ply prior on the root's moves "
                    "(0: none; needs --ownership-net).")
-@click.option("--corner-net", "corner_net", default="none", show_default=True,
-              metavar="FILE|corner|none",
-              help="Seed 004's corner life-and-death net as a second judge of the groups "
-                   "inside a 7x7 corner in final_status_list and final_score, where it is "
-                   "confident: a file (mcgo learn corner), the shipped one (corner), or none.")
+@corner_net_option
+@click.option("--evaluator", default="none", show_default=True, metavar="ecfg|FILE|none",
+              help="Seed 002's ECFG outcome evaluator of the position after each root move, "
+                   "mixed into the search as --evaluator-visits virtual visits: the shipped "
+                   "one (ecfg, 9x9), a file of mcgo learn ecfg, or none.")
+@click.option("--evaluator-visits", type=Number(0, min_open=True), default=10.0, show_default=True,
+              help="Virtual visits of --evaluator's value on each root move.")
 @click.option("--ponder", is_flag=True,
               help="After each move, search on in the opponent's time, until the next "
                    "command or half the tree memory (--max-memory) is used; the next move "
@@ -346,7 +364,8 @@ def open_move_model(choice):
               help="Weight of the move scorer's value (0-1) as a bonus on the search's first "
                    "moves (0: none).")
 def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior, corner_net,
-        ponder, player_kind, td_net, scorer, cfg_prior, **engine_settings):
+        evaluator, evaluator_visits, ponder, player_kind, td_net, scorer, cfg_prior,
+        **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -373,11 +392,14 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         except NetworkError as e:
             raise click.BadParameter(str(e), param_hint="--ownership-net") from None
 
-    from .learn.corner import open_corner_net
-    try:
-        corner = open_corner_net(corner_net)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--corner-net") from None
+    corner = open_corner(corner_net)
+    outcome_model = None
+    if evaluator != "none":
+        from .learn.ecfg_train import open_evaluator
+        try:
+            outcome_model = open_evaluator(evaluator)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--evaluator") from None
 
     move_player = move_scorer = None
     if player_kind == "cfg" or cfg_prior:
@@ -405,6 +427,8 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         engine.ownership_model = net
         engine.status.corner_net = corner
         engine.use_ownership_prior(ownership_prior)
+        engine.player.search.evaluator_prior = \
+            (outcome_model, evaluator_visits) if outcome_model is not None else None
         engine.ponder = ponder
         engine.move_player = move_player
         engine.player.move_prior = (move_scorer, cfg_prior) if cfg_prior else None
@@ -448,7 +472,9 @@ def warmup():
               help="Write the game record (SGF, with the result) here when the game ends "
                    "or you quit.")
 @advice_options
-def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, **engine_settings):
+@corner_net_option
+def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner_net,
+         **engine_settings):
     """Play a game against mcgo in the terminal: type moves like D4, or pass, resign, undo,
     hint, score, save FILE, help, quit."""
     from click.core import ParameterSource
@@ -462,6 +488,7 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, **engi
         raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
     advisor = make_opening_advisor(casebase, casebase_moves, quiet=True)
     model = open_move_model(model_file)
+    corner = open_corner(corner_net)
     if handicap and click.get_current_context().get_parameter_source("komi") \
             == ParameterSource.DEFAULT:
         from .gtp.terminal import HANDICAP_KOMI
@@ -469,6 +496,7 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, **engi
     engine = make_engine(default_size=options.DEFAULT_PLAY_SIZE, verbose=False, model=model,
                          **engine_settings)
     engine.opening_advisor = advisor
+    engine.status.corner_net = corner
     play_in_terminal(engine, color, sgf_path=sgf_path, handicap=handicap)
 
 

@@ -82,15 +82,36 @@ def label_game(board, gnugo_dead_points, playouts=STATUS_PLAYOUTS, seed=0):
     return rows
 
 
-def collect_patterns(paths, gnugo_command, playouts=STATUS_PLAYOUTS, echo=print):
-    """Patterns of every counted 19x19 game in ``paths``; returns ``(arrays, skipped)``."""
+PATTERN_ARRAYS = ("x", "xt", "gnugo_dead", "mcgo_dead", "game", "split")
+
+
+def _as_arrays(rows):
+    x, xt, gd, md, game, split = rows
+    return {"x": np.array(x, dtype=np.int8).reshape(-1, LAYERS[0]),
+            "xt": np.array(xt, dtype=np.int8).reshape(-1, LAYERS[0]),
+            "gnugo_dead": np.array(gd, dtype=bool), "mcgo_dead": np.array(md, dtype=bool),
+            "game": np.array(game, dtype=np.int32), "split": np.array(split, dtype="U10")}
+
+
+def collect_patterns(paths, gnugo_command, playouts=STATUS_PLAYOUTS, echo=print, checkpoint=None,
+                     previous=None):
+    """Patterns of every counted 19x19 game in ``paths``; returns ``(arrays, names, skipped)``.
+
+    ``checkpoint(arrays, names, skipped)`` is called after every game (so a long run loses
+    nothing); ``previous`` (``(arrays, names, skipped)`` of an earlier run) is kept, and its
+    games are not judged again."""
     from ..gtp.controller import EngineProcess, GtpError
     from ..sgf import SgfError, read_game, replay
     from .split import game_key, split_of
-    engine = EngineProcess(gnugo_command, timeout=120)
-    x, xt, gd, md, game, split, names, skipped = [], [], [], [], [], [], [], []
+    rows = [list(previous[0][k]) for k in PATTERN_ARRAYS] if previous else [[] for _ in PATTERN_ARRAYS]
+    names = list(previous[1]) if previous else []
+    skipped = list(previous[2]) if previous else []
+    seen = set(names) | {s.split(": ", 1)[0] for s in skipped}
+    engine = EngineProcess(gnugo_command, timeout=300)
     try:
         for path in paths:
+            if str(path) in seen:
+                continue
             try:
                 record = read_game(path)
                 if record.size != 19 or not counted(record):
@@ -100,19 +121,18 @@ def collect_patterns(paths, gnugo_command, playouts=STATUS_PLAYOUTS, echo=print)
             except (SgfError, GtpError, OSError, ValueError) as e:
                 skipped.append(f"{path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
                 continue
-            part = split_of(game_key(record))
-            for a, b, g, m in label_game(board, dead, playouts, seed=len(names)):
-                x.append(a), xt.append(b), gd.append(g), md.append(m)
-                game.append(len(names)), split.append(part)
+            key = game_key(record)
+            part = split_of(key)
+            for a, b, g, m in label_game(board, dead, playouts, seed=key % 2**32):
+                for column, value in zip(rows, (a, b, g, m, len(names), part)):
+                    column.append(value)
             names.append(str(path))
-            echo(f"{len(names)} games, {len(x)} patterns: {path}")
+            echo(f"{len(names)} games, {len(rows[0])} patterns: {path}")
+            if checkpoint:
+                checkpoint(_as_arrays(rows), names, skipped)
     finally:
         engine.close()
-    arrays = {"x": np.array(x, dtype=np.int8).reshape(-1, LAYERS[0]),
-              "xt": np.array(xt, dtype=np.int8).reshape(-1, LAYERS[0]),
-              "gnugo_dead": np.array(gd, dtype=bool), "mcgo_dead": np.array(md, dtype=bool),
-              "game": np.array(game, dtype=np.int32), "split": np.array(split, dtype="U10")}
-    return arrays, names, skipped
+    return _as_arrays(rows), names, skipped
 
 
 def save_patterns(path, arrays, names, metadata):
@@ -123,6 +143,7 @@ def save_patterns(path, arrays, names, metadata):
 
 
 def load_patterns(path):
+    """``(arrays, metadata)`` of a pattern file; ValueError naming the file when it is not one."""
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(bytes(data["metadata"]).decode())
@@ -253,7 +274,8 @@ def labelled(arrays, parts, labels):
               help="Playouts of mcgo's judge.")
 def corner_patterns_command(games, output, gnugo, playouts):
     """Corner groups of the final positions of counted 19x19 games in GAMES (SGF files or
-    folders), labelled alive or dead by GNU Go and by mcgo's playout judge."""
+    folders), labelled alive or dead by GNU Go and by mcgo's playout judge. The file is
+    written after every game; run again with the same output to go on where it stopped."""
     from ..match.opponents import gnugo_command
     from ..sgf.reading import SGF_SUFFIXES
     paths = []
@@ -262,20 +284,56 @@ def corner_patterns_command(games, output, gnugo, playouts):
         paths += sorted(q for q in p.rglob("*") if q.suffix.lower() in SGF_SUFFIXES) if p.is_dir() else [p]
     if not paths:
         raise click.BadParameter("no SGF files", param_hint="GAMES")
-    started = time.perf_counter()
-    arrays, names, skipped = collect_patterns(paths, gnugo or gnugo_command(),
-                                              playouts, echo=lambda s: click.echo(s, err=True))
+    previous = None
+    if pathlib.Path(output).exists():
+        try:
+            arrays, meta = load_patterns(output)
+        except ValueError as e:
+            raise click.BadParameter(f"{e}; it would be overwritten", param_hint="--output") from None
+        if meta.get("playouts") != playouts:
+            raise click.BadParameter(f"{output} was made with --playouts {meta.get('playouts')}",
+                                     param_hint="--playouts")
+        previous = (arrays, meta["games"], meta["skipped"])
+        click.echo(f"resuming {output}: {len(meta['games'])} games done", err=True)
+
+    def checkpoint(arrays, names, skipped):
+        save_patterns(output, arrays, names, {"playouts": playouts, "skipped": skipped})
+
+    arrays, names, skipped = collect_patterns(paths, gnugo or gnugo_command(), playouts,
+                                              echo=lambda s: click.echo(s, err=True),
+                                              checkpoint=checkpoint, previous=previous)
     for reason in skipped:
         click.echo(f"skipped {reason}", err=True)
     agree = int((arrays["gnugo_dead"] == arrays["mcgo_dead"]).sum())
-    save_patterns(output, arrays, names, {"playouts": playouts, "skipped": skipped,
-                                          "seconds": round(time.perf_counter() - started, 1)})
+    checkpoint(arrays, names, skipped)
     click.echo(f"wrote {output}: {len(arrays['x'])} patterns from {len(names)} counted games "
                f"({agree} where the judges agree), {len(skipped)} skipped")
 
 
+def merge_patterns(loaded):
+    """One ``(arrays, games)`` of several pattern files' ``(arrays, metadata)``: a game in
+    two files counts once."""
+    rows = {k: [] for k in PATTERN_ARRAYS}
+    games, index = [], {}
+    for arrays, meta in loaded:
+        local = []
+        for name in meta["games"]:
+            if name not in index:
+                index[name] = len(games)
+                games.append(name)
+                local.append(True)
+            else:
+                local.append(False)
+        keep = np.array([local[g] for g in arrays["game"]], dtype=bool)
+        renumber = np.array([index[n] for n in meta["games"]], dtype=np.int32)
+        for k in PATTERN_ARRAYS:
+            column = arrays[k][keep]
+            rows[k].append(renumber[column] if k == "game" else column)
+    return {k: np.concatenate(v) for k, v in rows.items()}, games
+
+
 @click.command("corner")
-@click.argument("patterns", type=click.Path(exists=True, dir_okay=False))
+@click.argument("patterns", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", type=OutputFile(), required=True, help="Net file to write (.npz).")
 @click.option("--labels", type=click.Choice(["agree", "gnugo"]), default="agree", show_default=True,
               help="Train on the patterns both judges agree on, or on all with GNU Go's verdict.")
@@ -284,14 +342,14 @@ def corner_patterns_command(games, output, gnugo, playouts):
 @click.option("--json", "json_path", type=OutputFile(), default=None,
               help="Also write the figures (Table 5.5's columns) as JSON.")
 def corner_command(patterns, output, labels, epochs, seed, json_path):
-    """Train seed 004's 128-150-70-40-30-2 corner net on PATTERNS (of mcgo learn
+    """Train seed 004's 128-150-70-40-30-2 corner net on PATTERNS (files of mcgo learn
     corner-patterns): train split to learn, validation split to choose the epoch, test split
     (patterns both judges agree on) to report."""
     from .cfg_scorer import now
     from .movemodel import _commit
     require("train", "mcgo learn corner")
     try:
-        arrays, meta = load_patterns(patterns)
+        arrays, games = merge_patterns([load_patterns(p) for p in patterns])
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="PATTERNS") from None
     x, xt, dead = labelled(arrays, ["train"], labels)
@@ -306,9 +364,10 @@ def corner_command(patterns, output, labels, epochs, seed, json_path):
     figures = {"labels": labels, "train_patterns": int(len(x)), "train_dead": int(dead.sum()),
                "validation": test_figures(net, xv, xtv, deadv), "test": test_figures(net, xe, xte, deade),
                "seconds": round(seconds, 1)}
-    test_games = sorted({pathlib.Path(meta["games"][g]).name
+    test_games = sorted({pathlib.Path(games[g]).name
                          for g in np.unique(arrays["game"][arrays["split"] == "test"])})
-    net.metadata.update(figures, data=patterns, pattern_games=len(meta["games"]), seed=seed,
+    net.metadata.update(figures, data=[pathlib.Path(p).name for p in patterns],
+                        pattern_games=len(games), seed=seed,
                         test_games=test_games,
                         eta=ETA, layer_rate=list(LAYER_RATE), batch=BATCH, commit=_commit(), date=now())
     net.save(output)

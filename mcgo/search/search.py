@@ -202,7 +202,10 @@ class Search:
         # Seed 003's 1-ply ranker as a prior of the root's children: (OwnershipModel,
         # virtual visits), or None. Given once per root node (a reused root keeps it).
         self.ownership_prior = None
-        self._ownership_prior_roots = set()
+        # Seed 002's ECFG outcome evaluator of the position after each root move, the same
+        # way: (OutcomeModel, virtual visits), or None.
+        self.evaluator_prior = None
+        self._prior_roots = set()
         # The moves the next searches may not try (:class:`~.movefilter.MoveFilter`, the
         # GUIs' allow and avoid), or None; the trees are grown anew when it changes.
         self.move_filter = None
@@ -258,7 +261,7 @@ class Search:
         if not reused:
             for t in self.trees:
                 t.reset()
-            self._ownership_prior_roots.clear()   # node numbers start again
+            self._prior_roots.clear()   # node numbers start again
         self._root_history = list(board.history)
         self._root_to_move = board.to_move
         return reused
@@ -300,28 +303,48 @@ class Search:
                 move = int(t.ints[MOVE, c])
                 t.ints[BLOCKED, c] = move != PASS and board.legality(move) is not None
                 t.floats[BONUS, c] = bonus[move] if bonus is not None else 0.0
-        if self.ownership_prior is not None:
-            self._add_ownership_prior(board)
+        self._add_root_priors(board)
 
-    def _add_ownership_prior(self, board):
-        """Each root child gets ``visits`` virtual visits and ``visits * exp((E - E_best) /
-        T)`` virtual wins, ``E`` the mover's expected area after the move by the network and
-        ``T`` its fitted temperature (the move model's prior form, :mod:`.priors`); once per
-        root position."""
-        model, visits = self.ownership_prior
+    def _add_root_priors(self, board):
+        """The root evaluators' priors (:attr:`ownership_prior`, :attr:`evaluator_prior`):
+        each gives every root child ``visits`` virtual visits and ``visits * r`` virtual
+        wins, ``r`` in 0..1 its value of the move; once per root position (a reused root
+        keeps them)."""
+        priors = [(self._ownership_ratios, self.ownership_prior),
+                  (self._evaluator_ratios, self.evaluator_prior)]
+        priors = [(ratios, source) for ratios, source in priors if source is not None]
         roots = [(i, t.root) for i, t in enumerate(self.trees)]
-        if all(root in self._ownership_prior_roots for root in roots):
+        if not priors or all(root in self._prior_roots for root in roots):
             return
-        self._ownership_prior_roots.update(roots)
+        self._prior_roots.update(roots)
+        for ratios, (model, visits) in priors:
+            prior = ratios(model, board)
+            for t in self.trees:
+                for c in t.children(t.root):
+                    p = prior.get(int(t.ints[MOVE, c]))
+                    if p is not None:
+                        t.floats[PRIOR_VISITS, c] += visits
+                        t.floats[PRIOR_WINS, c] += visits * p
+
+    @staticmethod
+    def _ownership_ratios(model, board):
+        """``exp((E - E_best) / T)`` per move, ``E`` the mover's expected area after the move
+        by seed 003's network and ``T`` its fitted temperature (the move model's prior form,
+        :mod:`.priors`)."""
         moves, areas = model.move_areas(board.pts, board.root_info, board.to_move)
         ratio = np.exp((areas - areas.max()) / model.temperature)
-        prior = dict(zip(moves.tolist(), ratio.tolist()))
-        for t in self.trees:
-            for c in t.children(t.root):
-                p = prior.get(int(t.ints[MOVE, c]))
-                if p is not None:
-                    t.floats[PRIOR_VISITS, c] += visits
-                    t.floats[PRIOR_WINS, c] += visits * p
+        return dict(zip(moves.tolist(), ratio.tolist()))
+
+    @staticmethod
+    def _evaluator_ratios(model, board):
+        """The mover's chance to win after each legal move by seed 002's evaluator: the
+        logistic function of its SVM decision for the opponent, negated."""
+        out = {}
+        for move in board.legal_moves():
+            after = board.copy()
+            after.play(move)
+            out[move] = 1.0 / (1.0 + np.exp(model.decision(after, after.to_move)))
+        return out
 
     # ------------------------------------------------------------------ search
     def run(self, board, playouts=None, seconds=None, root_bonus=None, stop=None,
