@@ -24,12 +24,12 @@ import json
 import pathlib
 import sys
 
-from mcgo.board import EMPTY, coords
+from mcgo.board import coords
 from mcgo.gtp.controller import EngineProcess
 from mcgo.match.opponents import gnugo_command
 from mcgo.sgf import read_game, replay
 from mcgo.sgf.reading import SGF_SUFFIXES
-from mcgo.learn.corner_train import counted
+from mcgo.learn.corner_train import counted, survivors
 
 
 def chosen_games(folder, count, min_moves):
@@ -48,17 +48,6 @@ def chosen_games(folder, count, min_moves):
         if len(out) == count:
             break
     return out
-
-
-def survivors(record, start):
-    """Points whose stone at move ``start`` stays (same colour) through the end."""
-    board = replay(record, max_moves=start)
-    size = record.size
-    keep = {p: board.color_at(p) for p in coords.all_points(size) if board.color_at(p) != EMPTY}
-    for k in range(start + 1, len(record.moves) + 1):
-        later = replay(record, max_moves=k)
-        keep = {p: c for p, c in keep.items() if later.color_at(p) == c}
-    return set(keep)
 
 
 def dead_list(engine, path, move_number=None):

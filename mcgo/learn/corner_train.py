@@ -66,40 +66,69 @@ def gnugo_dead(engine, path, size):
     return {coords.from_gtp(v, size) for v in answer.split()}
 
 
-def label_game(board, gnugo_dead_points, playouts=STATUS_PLAYOUTS, seed=0):
-    """``[(inputs, reflected inputs, dead by GNU Go, dead by mcgo)]`` for the board's corner
-    groups."""
+def survivors(record, start):
+    """The points whose stone after ``start`` moves stays there, the same colour, through
+    the record's end (the stones that will be on the board at the count)."""
+    from ..board import EMPTY, coords
+    from ..sgf import replay
+    board = replay(record, max_moves=start)
+    keep = {p: board.color_at(p) for p in coords.all_points(record.size) if board.color_at(p) != EMPTY}
+    for k in range(start + 1, len(record.moves) + 1):
+        later = replay(record, max_moves=k)
+        keep = {p: c for p, c in keep.items() if later.color_at(p) == c}
+    return set(keep)
+
+
+def judged_dead(board, playouts=STATUS_PLAYOUTS, seed=0):
+    """mcgo's dead stones of a final position (the playouts start as if no one had passed)."""
     from ..board.kernels import PASSES
     from ..search.status import Status
     position = board.copy()
     position.info[PASSES] = 0
-    mcgo_dead = set(Status(playouts=playouts, seed=seed).verdict(position).dead)
+    return set(Status(playouts=playouts, seed=seed).verdict(position).dead)
+
+
+def label_position(board, stay, gnugo_dead_points, mcgo_dead_points):
+    """``[(inputs, reflected inputs, dead by GNU Go, dead by mcgo)]`` for the corner groups of
+    ``board`` whose stones all stay to the end (``stay``), by the judges' verdicts at the end
+    (a chain whose stones they split is left out)."""
     rows = []
     for corner, color, chain in corner_groups(board):
+        if not stay.issuperset(chain):
+            continue
+        verdicts = []
+        for dead in (gnugo_dead_points, mcgo_dead_points):
+            n = sum(p in dead for p in chain)
+            verdicts.append(None if 0 < n < len(chain) else n == len(chain))
+        if None in verdicts:
+            continue
         rows.append((pattern_inputs(board, corner, color, chain),
-                     pattern_inputs(board, corner, color, chain, transpose=True),
-                     chain[0] in gnugo_dead_points, chain[0] in mcgo_dead))
+                     pattern_inputs(board, corner, color, chain, transpose=True), *verdicts))
     return rows
 
 
-PATTERN_ARRAYS = ("x", "xt", "gnugo_dead", "mcgo_dead", "game", "split")
+PATTERN_ARRAYS = ("x", "xt", "gnugo_dead", "mcgo_dead", "game", "split", "before")
 
 
 def _as_arrays(rows):
-    x, xt, gd, md, game, split = rows
+    x, xt, gd, md, game, split, before = rows
     return {"x": np.array(x, dtype=np.int8).reshape(-1, LAYERS[0]),
             "xt": np.array(xt, dtype=np.int8).reshape(-1, LAYERS[0]),
             "gnugo_dead": np.array(gd, dtype=bool), "mcgo_dead": np.array(md, dtype=bool),
-            "game": np.array(game, dtype=np.int32), "split": np.array(split, dtype="U10")}
+            "game": np.array(game, dtype=np.int32), "split": np.array(split, dtype="U10"),
+            "before": np.array(before, dtype=np.int32)}
 
 
 def collect_patterns(paths, gnugo_command, playouts=STATUS_PLAYOUTS, echo=print, checkpoint=None,
-                     previous=None):
-    """Patterns of every counted 19x19 game in ``paths``; returns ``(arrays, names, skipped)``.
+                     previous=None, before=(0,)):
+    """Patterns of every counted 19x19 game in ``paths``: of its final position and of the
+    positions ``before`` moves earlier (labelled by the verdicts at the end); returns
+    ``(arrays, names, skipped)``.
 
     ``checkpoint(arrays, names, skipped)`` is called after every game (so a long run loses
     nothing); ``previous`` (``(arrays, names, skipped)`` of an earlier run) is kept, and its
     games are not judged again."""
+    from ..board import BLACK, WHITE
     from ..gtp.controller import EngineProcess, GtpError
     from ..sgf import SgfError, read_game, replay
     from .split import game_key, split_of
@@ -123,9 +152,16 @@ def collect_patterns(paths, gnugo_command, playouts=STATUS_PLAYOUTS, echo=print,
                 continue
             key = game_key(record)
             part = split_of(key)
-            for a, b, g, m in label_game(board, dead, playouts, seed=key % 2**32):
-                for column, value in zip(rows, (a, b, g, m, len(names), part)):
-                    column.append(value)
+            mcgo_dead = judged_dead(board, playouts, seed=key % 2**32)
+            n = len(record.moves)
+            for k in before:
+                if k > n:
+                    continue
+                position = board if k == 0 else replay(record, max_moves=n - k)
+                stay = survivors(record, n - k) if k else set(board.stones(BLACK)) | set(board.stones(WHITE))
+                for a, b, g, m in label_position(position, stay, dead, mcgo_dead):
+                    for column, value in zip(rows, (a, b, g, m, len(names), part, k)):
+                        column.append(value)
             names.append(str(path))
             echo(f"{len(names)} games, {len(rows[0])} patterns: {path}")
             if checkpoint:
@@ -149,7 +185,9 @@ def load_patterns(path):
             meta = json.loads(bytes(data["metadata"]).decode())
             if meta.get("format") != PATTERN_FORMAT:
                 raise ValueError(f"format {meta.get('format')!r}, not {PATTERN_FORMAT!r}")
-            return {k: data[k] for k in data.files if k != "metadata"}, meta
+            arrays = {k: data[k] for k in data.files if k != "metadata"}
+            arrays.setdefault("before", np.zeros(len(arrays["x"]), dtype=np.int32))
+            return arrays, meta
     except (OSError, ValueError, KeyError) as e:
         raise ValueError(f"{path}: not a corner pattern file ({e})") from None
 
@@ -272,7 +310,10 @@ def labelled(arrays, parts, labels):
 @click.option("--gnugo", default=None, help="GNU Go's command line (default: GNU Go 3.8 as for matches).")
 @click.option("--playouts", type=click.IntRange(100), default=STATUS_PLAYOUTS, show_default=True,
               help="Playouts of mcgo's judge.")
-def corner_patterns_command(games, output, gnugo, playouts):
+@click.option("--before", "before_text", default="0", show_default=True, metavar="K,K,...",
+              help="Also the positions K moves before the end (0: the final position, the "
+                   "thesis's), labelled by the verdicts at the end.")
+def corner_patterns_command(games, output, gnugo, playouts, before_text):
     """Corner groups of the final positions of counted 19x19 games in GAMES (SGF files or
     folders), labelled alive or dead by GNU Go and by mcgo's playout judge. The file is
     written after every game; run again with the same output to go on where it stopped."""
@@ -284,24 +325,33 @@ def corner_patterns_command(games, output, gnugo, playouts):
         paths += sorted(q for q in p.rglob("*") if q.suffix.lower() in SGF_SUFFIXES) if p.is_dir() else [p]
     if not paths:
         raise click.BadParameter("no SGF files", param_hint="GAMES")
+    try:
+        before = sorted({int(k) for k in before_text.split(",")})
+    except ValueError:
+        raise click.BadParameter(f"{before_text!r} is not a list of move counts", param_hint="--before") from None
+    if before[0] < 0:
+        raise click.BadParameter("move counts must be 0 or more", param_hint="--before")
     previous = None
     if pathlib.Path(output).exists():
         try:
             arrays, meta = load_patterns(output)
         except ValueError as e:
             raise click.BadParameter(f"{e}; it would be overwritten", param_hint="--output") from None
-        if meta.get("playouts") != playouts:
-            raise click.BadParameter(f"{output} was made with --playouts {meta.get('playouts')}",
-                                     param_hint="--playouts")
+        if (meta.get("playouts"), meta.get("before", [0])) != (playouts, before):
+            raise click.BadParameter(f"{output} was made with --playouts {meta.get('playouts')} "
+                                     f"--before {','.join(map(str, meta.get('before', [0])))}",
+                                     param_hint="--playouts/--before")
         previous = (arrays, meta["games"], meta["skipped"])
         click.echo(f"resuming {output}: {len(meta['games'])} games done", err=True)
 
     def checkpoint(arrays, names, skipped):
-        save_patterns(output, arrays, names, {"playouts": playouts, "skipped": skipped})
+        save_patterns(output, arrays, names, {"playouts": playouts, "skipped": skipped,
+                                              "before": before})
 
     arrays, names, skipped = collect_patterns(paths, gnugo or gnugo_command(), playouts,
                                               echo=lambda s: click.echo(s, err=True),
-                                              checkpoint=checkpoint, previous=previous)
+                                              checkpoint=checkpoint, previous=previous,
+                                              before=before)
     for reason in skipped:
         click.echo(f"skipped {reason}", err=True)
     agree = int((arrays["gnugo_dead"] == arrays["mcgo_dead"]).sum())
