@@ -192,3 +192,27 @@ def test_bad_corner_net_option_is_one_line_error(tmp_path):
     result = CliRunner().invoke(main, ["gtp", "--corner-net", str(bad)])
     assert result.exit_code == 2 and "not a corner net file" in result.output
 
+
+
+def test_survivors_match_an_sgfmill_replay(goban_games_dir):
+    """The stones that stay to the count, 30 moves before the end, as sgfmill replays the
+    record: same colour on the point in every later position."""
+    from sgfmill import sgf, sgf_moves
+    from mcgo.learn.corner_train import survivors
+    path = goban_games_dir / "Hon-41-2.mgt"
+    record = read_game(path)
+    game = sgf.Sgf_game.from_bytes(path.read_bytes())
+    ref, plays = sgf_moves.get_setup_and_moves(game)
+    n = len(plays)
+    assert n == len(record.moves)
+    start = n - 30
+    for colour, move in plays[:start]:
+        if move is not None:
+            ref.play(*move, colour)
+    keep = {p: c for c, p in ref.list_occupied_points()}
+    for colour, move in plays[start:]:
+        if move is not None:
+            ref.play(*move, colour)
+        keep = {p: c for p, c in keep.items() if ref.get(*p) == c}
+    assert survivors(record, start) == {coords.from_sgfmill(p, 19) for p in keep}
+    assert len(keep) > 100

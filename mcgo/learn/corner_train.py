@@ -291,10 +291,13 @@ def train(x, dead, x_val, xt_val, dead_val, epochs=EPOCHS, seed=0, echo=None):
     return best
 
 
-def labelled(arrays, parts, labels):
+def labelled(arrays, parts, labels, before=None):
     """Rows of the ``parts`` splits with their label: ``agree`` keeps the patterns both judges
-    agree on (GNU Go's verdict), ``gnugo`` keeps all with GNU Go's verdict."""
+    agree on (GNU Go's verdict), ``gnugo`` keeps all with GNU Go's verdict; ``before`` (move
+    counts) keeps the positions that many moves before the end."""
     keep = np.isin(arrays["split"], parts)
+    if before is not None:
+        keep &= np.isin(arrays["before"], list(before))
     if labels == "agree":
         keep &= arrays["gnugo_dead"] == arrays["mcgo_dead"]
     return (arrays["x"][keep].astype(np.float64), arrays["xt"][keep].astype(np.float64),
@@ -387,14 +390,17 @@ def merge_patterns(loaded):
 @click.option("-o", "--output", type=OutputFile(), required=True, help="Net file to write (.npz).")
 @click.option("--labels", type=click.Choice(["agree", "gnugo"]), default="agree", show_default=True,
               help="Train on the patterns both judges agree on, or on all with GNU Go's verdict.")
+@click.option("--before", "before_text", default=None, metavar="K,K,...",
+              help="Train on the positions K moves before the end only (default: all in the files).")
 @click.option("--epochs", type=click.IntRange(1), default=EPOCHS, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "json_path", type=OutputFile(), default=None,
               help="Also write the figures (Table 5.5's columns) as JSON.")
-def corner_command(patterns, output, labels, epochs, seed, json_path):
+def corner_command(patterns, output, labels, before_text, epochs, seed, json_path):
     """Train seed 004's 128-150-70-40-30-2 corner net on PATTERNS (files of mcgo learn
     corner-patterns): train split to learn, validation split to choose the epoch, test split
-    (patterns both judges agree on) to report."""
+    (patterns both judges agree on; the final positions as the thesis, and each --before of
+    the files) to report."""
     from .cfg_scorer import now
     from .movemodel import _commit
     require("train", "mcgo learn corner")
@@ -402,9 +408,16 @@ def corner_command(patterns, output, labels, epochs, seed, json_path):
         arrays, games = merge_patterns([load_patterns(p) for p in patterns])
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="PATTERNS") from None
-    x, xt, dead = labelled(arrays, ["train"], labels)
-    xv, xtv, deadv = labelled(arrays, ["validation"], "agree")
-    xe, xte, deade = labelled(arrays, ["test"], "agree")
+    before = None
+    if before_text is not None:
+        try:
+            before = sorted({int(k) for k in before_text.split(",")})
+        except ValueError:
+            raise click.BadParameter(f"{before_text!r} is not a list of move counts",
+                                     param_hint="--before") from None
+    x, xt, dead = labelled(arrays, ["train"], labels, before)
+    xv, xtv, deadv = labelled(arrays, ["validation"], "agree", before)
+    xe, xte, deade = labelled(arrays, ["test"], "agree", [0])
     if len(x) == 0 or len(xv) == 0:
         raise click.BadParameter("no training or validation patterns", param_hint="PATTERNS")
     started = time.perf_counter()
@@ -412,7 +425,10 @@ def corner_command(patterns, output, labels, epochs, seed, json_path):
                 epochs=epochs, seed=seed, echo=lambda s: click.echo(s, err=True))
     seconds = time.perf_counter() - started
     figures = {"labels": labels, "train_patterns": int(len(x)), "train_dead": int(dead.sum()),
-               "validation": test_figures(net, xv, xtv, deadv), "test": test_figures(net, xe, xte, deade),
+               "before": before, "validation": test_figures(net, xv, xtv, deadv),
+               "test": test_figures(net, xe, xte, deade),
+               "test_by_before": {int(k): test_figures(net, *labelled(arrays, ["test"], "agree", [k]))
+                                  for k in np.unique(arrays["before"])},
                "seconds": round(seconds, 1)}
     test_games = sorted({pathlib.Path(games[g]).name
                          for g in np.unique(arrays["game"][arrays["split"] == "test"])})
