@@ -17,6 +17,8 @@ def register():
     from .cfg_train import cfg_command, cfg_games_command
     from .ecfg_train import ecfg_command, evaluate_outcome_command
     from .td_go import roundrobin_command, td_command
+    from .td_outcome import td_outcome_command
+    from .corner_train import corner_command, corner_patterns_command
     from .evaluate import evaluate_command, moves_command
     from .extract import extract_command
     from .patterns_command import patterns
@@ -24,7 +26,8 @@ def register():
 
     for command in (extract_command, patterns, moves_command, evaluate_command,
                     ownership_command, cfg_command, cfg_games_command, ecfg_command,
-                    evaluate_outcome_command, td_command, roundrobin_command):
+                    evaluate_outcome_command, td_command, td_outcome_command, roundrobin_command,
+                    corner_patterns_command, corner_command):
         learn.add_command(command)
 
 

@@ -392,8 +392,10 @@ def merge_patterns(loaded):
               help="Train on the patterns both judges agree on, or on all with GNU Go's verdict.")
 @click.option("--before", "before_text", default=None, metavar="K,K,...",
               help="Train on the positions K moves before the end only (default: all in the files).")
-@click.option("--epochs", type=click.IntRange(1), default=EPOCHS, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--epochs", type=click.IntRange(1), default=EPOCHS, show_default=True,
+              help="Passes over the training patterns (the best on validation is kept).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the initial weights and the order of the patterns.")
 @click.option("--json", "json_path", type=OutputFile(), default=None,
               help="Also write the figures (Table 5.5's columns) as JSON.")
 def corner_command(patterns, output, labels, before_text, epochs, seed, json_path):
