@@ -341,3 +341,42 @@ def test_ownership_prior_follows_the_ranker_once_per_root():
                 assert area[p] < area[q]
     again = {m.move: m.prior_visits for m in search.run(board, playouts=100).moves}
     assert all(again[p] == pytest.approx(stats[p].prior_visits) for p in again if p in stats)
+
+
+def test_evaluator_prior_follows_seed_002s_evaluator_once_per_root():
+    """Seed 002's ECFG evaluator as a prior: each root child gets the virtual visits once,
+    with wins in the order of the mover's chance after the move. The reference positions
+    after each move are played by sgfmill and the evaluator asked from the opponent's side."""
+    from sgfmill import boards
+    from mcgo.learn.ecfg_train import open_evaluator
+    model = open_evaluator("ecfg")
+    moves_played = ["E5", "C3", "G7", "C7", "G3", "D5", "F4", "E3", "E4", "D4", "F6", "D7",
+                    "E7", "E8", "F8", "D3", "F3", "E2", "F2", "D6", "C5", "B6"]
+    board = mcgo.Board(9, komi=7.0)
+    ref = boards.Board(9)
+    for i, v in enumerate(moves_played):
+        board.play(v)
+        ref.play(*coords.to_sgfmill(coords.from_gtp(v, 9), 9), "b" if i % 2 == 0 else "w")
+    search = Search(seed=1, policy="pattern")
+    search.evaluator_prior = (model, 12.0)
+    first = search.run(board, playouts=200)
+    stats = {m.move: m for m in first.moves}
+    plain = {m.move: m for m in Search(seed=1, policy="pattern").run(board, playouts=200).moves}
+    extra = {p: stats[p].prior_visits - plain[p].prior_visits for p in stats if p in plain and p != K.PASS}
+    assert len(extra) > 20 and all(v == pytest.approx(12.0) for v in extra.values())
+    chance = {}
+    for p in extra:
+        after = ref.copy()
+        after.play(*coords.to_sgfmill(p, 9), "b")          # black is to move
+        position = mcgo.Board(9, komi=7.0)
+        position.setup(black=[coords.from_sgfmill(q, 9) for c, q in after.list_occupied_points() if c == "b"],
+                       white=[coords.from_sgfmill(q, 9) for c, q in after.list_occupied_points() if c == "w"])
+        position.to_move = mcgo.WHITE
+        chance[p] = -model.decision(position, mcgo.WHITE)
+    wins = {p: stats[p].prior_wins - plain[p].prior_wins for p in extra}
+    for p in extra:
+        for q in extra:
+            if chance[p] < chance[q] - 1e-6:
+                assert wins[p] < wins[q] + 1e-9
+    again = {m.move: m.prior_visits for m in search.run(board, playouts=100).moves}
+    assert all(again[p] == pytest.approx(stats[p].prior_visits) for p in again if p in stats)
