@@ -187,13 +187,15 @@ def estimate(board, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=
 
 
 def with_corner_net(board, verdict, net):
-    """``verdict`` with the corner net's confident verdicts on the chains inside a 7x7
-    corner (a second judge of exactly the corners; seki, which the net does not know, is
-    left as it is); every other chain keeps the playouts' verdict."""
+    """``verdict`` with the corner net's confident verdicts on the chains the playouts leave
+    unsure (``verdict.unsettled``) inside a 7x7 corner: a second judge of exactly the corners
+    that are still unclear. Every other chain keeps the playouts' verdict: used on every
+    corner chain, the net's errors (it is right on about 9 in 10 chains, the playouts on
+    98 in 100) made the dead-stone lists worse (``benchmarks/RESULTS.md``)."""
+    unsure = set(verdict.unsettled)
     alive, dead = set(verdict.alive), set(verdict.dead)
-    seki = set(verdict.seki)
     for chain, lives, confident in net.verdicts(board):
-        if not confident or chain[0] in seki:
+        if not confident or chain[0] not in unsure:
             continue
         (alive.update if lives else dead.update)(chain)
         (dead.difference_update if lives else alive.difference_update)(chain)
