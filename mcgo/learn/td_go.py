@@ -33,7 +33,7 @@ from ..clitypes import Number, OutputFile
 SIZE = 7
 KOMI = 8.5
 HIDDEN = 30
-LEARNING_RATE = 0.01
+LEARNING_RATE = 0.0003
 T0 = 1.0
 T_DECAY = 0.92
 T_EVERY = 20
