@@ -9,7 +9,9 @@ and an expert's selection; ours come from two independent judges of the final po
 GNU Go 3.8's ``final_status_list dead`` and mcgo's own playout judge
 (:class:`mcgo.search.status.Status`, 2,000 playouts). Where they agree, the pattern is
 labelled; where they disagree it is left out, as the thesis's expert left out the patterns he
-could not judge from the corner. Seki counts as alive.
+could not judge from the corner. Seki counts as alive. ``--before K,...`` adds the positions
+K moves before the end, labelled by the verdicts at the end, for the chains whose stones all
+stay on the board to the count (the engine's question 30 moves before the end).
 
 **Training** (section 5.4.3): backpropagation of the summed square error over the two
 logistic outputs, minibatches of :data:`BATCH`; weights and biases uniform in
