@@ -189,3 +189,14 @@ def test_the_shipped_evaluator_and_the_game_scorer(nine_by_nine, tmp_path):
     scorer = load_scorer(out)
     assert 0.0 <= scorer.metadata["validation_move_prediction"] <= 1.0
     assert scorer.metadata["board_size"] == 9
+
+
+def test_gtp_evaluator_option_errors_are_one_line(tmp_path):
+    result = CliRunner().invoke(main, ["gtp", "--evaluator", str(tmp_path / "nothing.npz")])
+    assert result.exit_code == 2 and "no evaluator file" in result.output
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not an evaluator")
+    result = CliRunner().invoke(main, ["gtp", "--evaluator", str(bad)])
+    assert result.exit_code == 2 and "not an ECFG evaluator" in result.output
+    result = CliRunner().invoke(main, ["gtp", "--evaluator", "ecfg", "--evaluator-visits", "0"])
+    assert result.exit_code == 2
