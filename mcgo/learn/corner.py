@@ -29,7 +29,9 @@ import json
 
 import numpy as np
 
-from ..board import BLACK, WHITE, coords
+# mcgo.board (and with it Numba) is imported inside the functions that need it: the command
+# line (``mcgo learn corner``'s registration) imports this module, and ``mcgo --help`` must
+# answer without Numba.
 
 CORNER = 7                          # a corner group lies in a 7x7 corner ...
 PATTERN = 8                         # ... and the net sees the 8x8 corner around it
@@ -77,6 +79,7 @@ def corner_cell(board_size, corner, r, c, transpose=False):
 
 def corner_of(board_size, points):
     """The corner (0-3) whose 7x7 region holds every point, or None."""
+    from ..board import coords
     rows_cols = [coords.row_col(p, board_size) for p in points]
     for corner in range(4):
         top, left = corner in (0, 1), corner in (0, 2)
@@ -88,6 +91,7 @@ def corner_of(board_size, points):
 
 def corner_groups(board):
     """``(corner, colour, chain points)`` of every chain that lies in a 7x7 corner."""
+    from ..board import BLACK, WHITE
     if board.size < MIN_SIZE:
         return []
     out, seen = [], set()
@@ -105,6 +109,7 @@ def corner_groups(board):
 
 def pattern_inputs(board, corner, color, chain, transpose=False):
     """The 128 inputs for one corner group (see the module's docstring)."""
+    from ..board import BLACK, WHITE, coords
     x = np.zeros(LAYERS[0])
     size = board.size
     members = set(chain)
