@@ -24,12 +24,11 @@ import json
 import pathlib
 import sys
 
-from mcgo.board import coords
 from mcgo.gtp.controller import EngineProcess
 from mcgo.match.opponents import gnugo_command
 from mcgo.sgf import read_game, replay
 from mcgo.sgf.reading import SGF_SUFFIXES
-from mcgo.learn.corner_train import counted, survivors
+from mcgo.learn.corner_train import counted, engine_dead_stones, survivors
 
 
 def chosen_games(folder, count, min_moves):
@@ -51,9 +50,7 @@ def chosen_games(folder, count, min_moves):
 
 
 def dead_list(engine, path, move_number=None):
-    engine.send(f"loadsgf {path}" + (f" {move_number}" if move_number else ""), timeout=120)
-    answer = engine.send("final_status_list dead", timeout=600)
-    return {coords.from_gtp(v, 19) for v in answer.split()}
+    return engine_dead_stones(engine, path, 19, move_number, timeout=600)
 
 
 def main():

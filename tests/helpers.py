@@ -7,6 +7,8 @@ row first, ``X`` black, ``O`` white, ``.`` empty, with or without spaces between
 import io
 import re
 
+import numpy as np
+
 from sgfmill import boards
 
 import mcgo
@@ -106,3 +108,20 @@ def sgfmill_allows(board, p, color):
         return False
     ref.play(row, col, SGF_COLOR[color])
     return ref.get(row, col) == SGF_COLOR[color]
+
+
+def central_differences(f, array, eps=1e-6):
+    """d f() / d array by central differences, changing ``array`` in place and putting each
+    entry back: shape ``array.shape + f().shape``. The reference for hand-written gradients."""
+    out = None
+    for idx in np.ndindex(array.shape):
+        keep = array[idx]
+        array[idx] = keep + eps
+        up = np.asarray(f(), dtype=np.float64)
+        array[idx] = keep - eps
+        down = np.asarray(f(), dtype=np.float64)
+        array[idx] = keep
+        if out is None:
+            out = np.zeros(array.shape + up.shape)
+        out[idx] = (up - down) / (2 * eps)
+    return out

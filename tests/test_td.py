@@ -7,6 +7,7 @@ import copy
 import numpy as np
 import pytest
 
+from helpers import central_differences
 from mcgo.learn.td import Mlp, TdLearner
 
 SIZES = [5, 7, 4, 3]
@@ -15,29 +16,10 @@ EPS = 1e-6
 
 def numeric_gradients(net, x):
     """dP/dw and dP/db by central differences of the forward pass alone."""
-    gw, gb = [], []
-    for l in range(len(net.w)):
-        g = np.zeros(net.w[l].shape + (net.sizes[-1],))
-        for idx in np.ndindex(net.w[l].shape):
-            keep = net.w[l][idx]
-            net.w[l][idx] = keep + EPS
-            up = net.forward(x)
-            net.w[l][idx] = keep - EPS
-            down = net.forward(x)
-            net.w[l][idx] = keep
-            g[idx] = (up - down) / (2 * EPS)
-        gw.append(g)
-        g = np.zeros(net.b[l].shape + (net.sizes[-1],))
-        for j in range(len(net.b[l])):
-            keep = net.b[l][j]
-            net.b[l][j] = keep + EPS
-            up = net.forward(x)
-            net.b[l][j] = keep - EPS
-            down = net.forward(x)
-            net.b[l][j] = keep
-            g[j] = (up - down) / (2 * EPS)
-        gb.append(g)
-    return gw, gb
+    def f():
+        return net.forward(x)
+    return ([central_differences(f, w, EPS) for w in net.w],
+            [central_differences(f, b, EPS) for b in net.b])
 
 
 @pytest.fixture

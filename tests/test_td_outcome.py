@@ -20,6 +20,7 @@ import sgfmill.sgf
 import sgfmill.sgf_moves
 from click.testing import CliRunner
 
+from helpers import central_differences
 from mcgo.cli import main
 from mcgo.learn.td import Mlp
 from mcgo.learn.td_outcome import (HIDDEN, INIT_SCALE, last_positions, parse_ks,
@@ -135,31 +136,11 @@ def test_k1_training_is_the_supervised_rule():
     eta, seed = 0.05, 11
     before = Mlp([83, *HIDDEN, 1], seed=seed, scale=INIT_SCALE)
     p = before.forward(x[0, 0, 0])[0]
-    eps = 1e-6
-    expected_w = []
-    for l, w in enumerate(before.w):
-        grad = np.zeros_like(w)
-        for idx in np.ndindex(w.shape):
-            keep = w[idx]
-            w[idx] = keep + eps
-            up = before.forward(x[0, 0, 0])[0]
-            w[idx] = keep - eps
-            down = before.forward(x[0, 0, 0])[0]
-            w[idx] = keep
-            grad[idx] = (up - down) / (2 * eps)
-        expected_w.append(w + eta * (outcome[0] - p) * grad)
-    expected_b = []
-    for b in before.b:
-        grad = np.zeros_like(b)
-        for j in range(len(b)):
-            keep = b[j]
-            b[j] = keep + eps
-            up = before.forward(x[0, 0, 0])[0]
-            b[j] = keep - eps
-            down = before.forward(x[0, 0, 0])[0]
-            b[j] = keep
-            grad[j] = (up - down) / (2 * eps)
-        expected_b.append(b + eta * (outcome[0] - p) * grad)
+    def f():
+        return before.forward(x[0, 0, 0])[0]
+    step = eta * (outcome[0] - p)
+    expected_w = [w + step * central_differences(f, w) for w in before.w]
+    expected_b = [b + step * central_differences(f, b) for b in before.b]
     for lam in (0.0, 0.5, 1.0):           # one position: lambda makes no difference
         net, epoch, _ = train(x, outcome, 1, lam, eta, 1, seed)
         assert epoch == 1

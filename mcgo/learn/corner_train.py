@@ -47,38 +47,42 @@ PATTERN_FORMAT = "mcgo-corner-patterns"
 # Patterns and their labels
 
 def counted(record):
-    """True when the record's result is a count (``B+3.5``, ``W+0.5``, ``0``, jigo)."""
-    result = (record.result or "").strip().lower()
-    if result in ("0", "jigo", "draw", "w+jigo", "b+jigo", "w+j", "b+j"):
-        return True
-    if len(result) < 3 or result[0] not in "bw" or result[1] != "+":
-        return False
-    try:
-        float(result[2:].split()[0])
-    except ValueError:
-        return False
-    return True
+    """True when the record's result is a count (``B+3.5``, ``0``, ``W+Jigo``), by
+    :func:`mcgo.learn.results.parse_result`."""
+    from .results import COUNT, parse_result
+    return parse_result(record.result)[2] == COUNT
 
 
-def gnugo_dead(engine, path, size):
-    """GNU Go's dead stones on the final position of the SGF file ``path`` (internal points)."""
+def engine_dead_stones(engine, path, size, move_number=None, timeout=None):
+    """A GTP engine's dead stones (``final_status_list dead``, internal points) on the SGF file
+    ``path``: its final position, or the position before move ``move_number`` (GTP
+    ``loadsgf``)."""
     from ..board import coords
-    engine.send(f"loadsgf {path}")
-    answer = engine.send("final_status_list dead")
+    loaded = f"loadsgf {path}" + (f" {move_number}" if move_number else "")
+    limit = {} if timeout is None else {"timeout": timeout}
+    engine.send(loaded, **limit)
+    answer = engine.send("final_status_list dead", **limit)
     return {coords.from_gtp(v, size) for v in answer.split()}
 
 
 def survivors(record, start):
     """The points whose stone after ``start`` moves stays there, the same colour, through
-    the record's end (the stones that will be on the board at the count)."""
+    the record's end (the stones that will be on the board at the count); one replay."""
     from ..board import EMPTY, coords
-    from ..sgf import replay
-    board = replay(record, max_moves=start)
-    keep = {p: board.color_at(p) for p in coords.all_points(record.size) if board.color_at(p) != EMPTY}
-    for k in range(start + 1, len(record.moves) + 1):
-        later = replay(record, max_moves=k)
-        keep = {p: c for p, c in keep.items() if later.color_at(p) == c}
-    return set(keep)
+    from ..board.kernels import COLOR
+    from ..sgf.replay import positions
+    points = np.array(list(coords.all_points(record.size)))
+    last_change = np.zeros(len(points), dtype=np.int64)   # move after which a colour last changed
+    at_start = previous = None
+    for number, board in positions(record):
+        colors = board.pts[COLOR, points].copy()
+        if previous is not None:
+            last_change[colors != previous] = number
+        if number == start:
+            at_start = colors
+        previous = colors
+    keep = (at_start != EMPTY) & (last_change <= start)
+    return {int(p) for p in points[keep]}
 
 
 def judged_dead(board, playouts=STATUS_PLAYOUTS, seed=0):
@@ -148,7 +152,7 @@ def collect_patterns(paths, gnugo_command, playouts=STATUS_PLAYOUTS, echo=print,
                 if record.size != 19 or not counted(record):
                     continue
                 board = replay(record)
-                dead = gnugo_dead(engine, path, record.size)
+                dead = engine_dead_stones(engine, path, record.size)
             except (SgfError, GtpError, OSError, ValueError) as e:
                 skipped.append(f"{path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
                 continue

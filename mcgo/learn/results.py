@@ -10,6 +10,8 @@
 (1, None, 'resign')
 >>> parse_result("?")
 (None, None, 'unknown')
+>>> parse_result("W+Jigo")      # old title matches: a jigo won by white, as the rules had it
+(2, 0.0, 'count')
 """
 
 import re
@@ -43,6 +45,8 @@ def parse_result(text):
     if number:
         return winner, float(number.group(1)), COUNT
     word = re.split(r"[\s(]", rest, maxsplit=1)[0] if rest else ""
+    if word in ("j", "jigo"):
+        return winner, 0.0, COUNT
     for prefix, how in _HOW:
         if word == prefix:
             return winner, None, how

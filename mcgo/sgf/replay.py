@@ -90,17 +90,27 @@ def replay(record, *, max_moves=None, min_moves=0, superko=True):
     >>> [coords.to_gtp(p, 9) for p in board.stones(BLACK)], board.to_move == BLACK
     (['C3', 'G7'], True)
     """
+    if len(record.moves) < min_moves:
+        raise ReplayError(f"too short ({len(record.moves)} moves, {min_moves} wanted)", record,
+                          len(record.moves), board=_start(record, superko))
+    count = len(record.moves) if max_moves is None else min(max_moves, len(record.moves))
+    for number, board in positions(record, superko=superko):
+        if number == count:
+            return board
+
+
+def positions(record, *, superko=True):
+    """``(n, board)`` after each number of moves ``n`` from 0 to the end, in one pass: the
+    boards of :func:`replay` (the same board object, changed in place: copy what you keep).
+
+    >>> from mcgo.sgf import read_game
+    >>> [(n, len(b.stones(BLACK))) for n, b in positions(read_game(b"(;SZ[9];B[aa];W[ba];B[ee])"))]
+    [(0, 0), (1, 1), (2, 1), (3, 2)]
+    """
     moves = record.moves
-    komi = 0.0 if record.komi is None else record.komi
-    board = Board(record.size, komi=komi, superko=superko)
-    if record.player_to_move is not None:
-        board.to_move = record.player_to_move
-    if len(moves) < min_moves:
-        raise ReplayError(f"too short ({len(moves)} moves, {min_moves} wanted)", record, len(moves),
-                          board=board)
+    board = _start(record, superko)
     place_missing_handicap(board, record)
-    count = len(moves) if max_moves is None else min(max_moves, len(moves))
-    for number in range(count + 1):
+    for number in range(len(moves) + 1):
         setup = record.setups.get(number)
         if setup is not None:
             before = board.copy()
@@ -108,13 +118,21 @@ def replay(record, *, max_moves=None, min_moves=0, superko=True):
                 board.setup(black=setup.black, white=setup.white, empty=setup.empty)
             except ValueError as e:
                 raise ReplayError(f"setup {e}", record, number, board=before) from None
-        if number == count:
-            break
+        yield number, board
+        if number == len(moves):
+            return
         color, point = moves[number]
         try:
             board.play(point, color, repetition=False)
         except IllegalMove as e:
             raise ReplayError(e.reason, record, number + 1, point, color, board) from None
+
+
+def _start(record, superko):
+    komi = 0.0 if record.komi is None else record.komi
+    board = Board(record.size, komi=komi, superko=superko)
+    if record.player_to_move is not None:
+        board.to_move = record.player_to_move
     return board
 
 
