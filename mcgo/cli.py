@@ -306,6 +306,14 @@ corner_net_option = click.option(
          "learn corner), the shipped one (corner), or none.")
 
 
+status_search_option = click.option(
+    "--status-search", "status_search", type=click.IntRange(0), default=0, show_default=True,
+    metavar="SIMULATIONS",
+    help="Judge dead stones and the final score from the ownership of a tree search of this "
+         "many simulations instead of plain playouts (0: playouts): the tree reads the "
+         "capturing races the playouts misjudge before the end of a game.")
+
+
 def open_corner(choice):
     """The corner net of ``--corner-net`` (None for ``none``); a bad one is a usage error."""
     from .learn.corner import open_corner_net
@@ -339,6 +347,7 @@ def open_move_model(choice):
               help="Virtual visits of the network's 1-ply prior on the root's moves "
                    "(0: none; needs --ownership-net).")
 @corner_net_option
+@status_search_option
 @click.option("--evaluator", default="none", show_default=True, metavar="ecfg|FILE|none",
               help="Seed 002's ECFG outcome evaluator of the position after each root move, "
                    "mixed into the search as --evaluator-visits virtual visits: the shipped "
@@ -364,7 +373,7 @@ def open_move_model(choice):
               help="Weight of the move scorer's value (0-1) as a bonus on the search's first "
                    "moves (0: none).")
 def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior, corner_net,
-        evaluator, evaluator_visits, ponder, player_kind, td_net, scorer, cfg_prior,
+        status_search, evaluator, evaluator_visits, ponder, player_kind, td_net, scorer, cfg_prior,
         **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
@@ -426,6 +435,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
                              model=model, **engine_settings)
         engine.ownership_model = net
         engine.status.corner_net = corner
+        engine.status.search = status_search
         engine.use_ownership_prior(ownership_prior)
         engine.player.search.evaluator_prior = \
             (outcome_model, evaluator_visits) if outcome_model is not None else None
@@ -473,8 +483,9 @@ def warmup():
                    "or you quit.")
 @advice_options
 @corner_net_option
+@status_search_option
 def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner_net,
-         **engine_settings):
+         status_search, **engine_settings):
     """Play a game against mcgo in the terminal: type moves like D4, or pass, resign, undo,
     hint, score, save FILE, help, quit."""
     from click.core import ParameterSource
@@ -497,6 +508,7 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner
                          **engine_settings)
     engine.opening_advisor = advisor
     engine.status.corner_net = corner
+    engine.status.search = status_search
     play_in_terminal(engine, color, sgf_path=sgf_path, handicap=handicap)
 
 

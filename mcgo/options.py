@@ -61,6 +61,8 @@ NAMED_SETTINGS = {
     "first_play": (float, "value of an unvisited move without priors"),
     "virtual_loss": (float, "visits without wins put on a path a thread is playing (tree parallel)"),
     "model_prior": (float, "virtual visits of the learned move model's prior (with --model)"),
+    "model_depth": (int, "the model's prior only on moves this many plies from the root or "
+                         "fewer (0: at every depth); deeper nodes get the playout rules alone"),
 }
 
 

@@ -29,7 +29,7 @@ from ..playout.lgrf_policy import (PLAYOUT_BEFORE_LAST, REPLY1, REPLY2, ROOT_BEF
 from ..playout.scoring import add_owner, black_win_value
 from ..tactics.eyes import is_true_eye
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_POLICY,
-                      P_MODEL_PRIOR, P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES, P_VIRTUAL_LOSS)
+                      P_MODEL_DEPTH, P_MODEL_PRIOR, P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES, P_VIRTUAL_LOSS)
 from .priors import set_model_priors, set_priors
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT, MOVE,
                    NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS, PRIOR_WINS, REFUSED, ROOT,
@@ -88,7 +88,8 @@ def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, m
         tmp = ints[MOVE, first + i]
         ints[MOVE, first + i] = ints[MOVE, first + j]
         ints[MOVE, first + j] = tmp
-    if params[P_MODEL_PRIOR] != 0.0:
+    if params[P_MODEL_PRIOR] != 0.0 and (params[P_MODEL_DEPTH] == 0.0
+                                         or child_depth <= params[P_MODEL_DEPTH]):
         parent = ints[PARENT, node]
         previous = ints[MOVE, parent] if node != state[ROOT] and parent >= 0 else -1
         pattern_lg, group_lg, diamond_keys, diamond_lg, vals = model

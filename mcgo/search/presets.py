@@ -29,7 +29,8 @@ P_SKIP_EYES = 7       # 1: never search filling one's own true eye
 P_FIRST_PLAY = 8      # value of an unvisited child without priors
 P_VIRTUAL_LOSS = 9    # visits without wins put on a path while a thread plays it out
 P_MODEL_PRIOR = 10    # virtual visits of the learned move model's prior (0: no model)
-NPARAMS = 11
+P_MODEL_DEPTH = 11    # ... only for children this many plies from the root or fewer (0: all)
+NPARAMS = 12
 
 THESIS_EXPLORATION = math.sqrt(1.0 / 5.0)  # eq. 8.1: sqrt(ln(parent plays) / (5 * plays))
 
@@ -40,10 +41,10 @@ assert set(PRESETS) == {STRONG, THESIS}
 
 SETTINGS = {
     THESIS: dict(exploration=THESIS_EXPLORATION, rave=0, rave_equiv=0.0, priors=0,
-                 expand_after=1, skip_eyes=0, first_play=1e9,
+                 expand_after=1, skip_eyes=0, first_play=1e9, model_depth=0,
                  final_by="winrate", reuse_tree=False, virtual_loss=1.0),
     STRONG: dict(exploration=0.0, rave=1, rave_equiv=1000.0, priors=1,
-                 expand_after=2, skip_eyes=1, first_play=1.0,
+                 expand_after=2, skip_eyes=1, first_play=1.0, model_depth=0,
                  final_by="visits", reuse_tree=True, virtual_loss=1.0),
 }
 
@@ -85,4 +86,5 @@ def parameter_vector(preset, komi, policy, shared_tree=False, **overrides):
     params[P_FIRST_PLAY] = s["first_play"]
     params[P_VIRTUAL_LOSS] = s["virtual_loss"] if shared_tree else 0.0
     params[P_MODEL_PRIOR] = s.get("model_prior", 0.0)
+    params[P_MODEL_DEPTH] = s["model_depth"]
     return params

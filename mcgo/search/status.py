@@ -52,6 +52,8 @@ SAFE_OWNERSHIP = 0.95        # a chain the playouts (almost) never lose is safe,
 MAX_SETTLING = 4             # rounds of taking lost unsettled chains off and looking again
 SETTLED = 0.6                # a stone counts as settled when |ownership| exceeds this
 STATUS_PLAYOUTS = 2000       # playouts for final_status_list / final_score
+STATUS_SEARCH = 0            # simulations of a tree search whose ownership replaces them (0: none)
+STATUS_SEARCH_MEMORY_MB = 64 # the tree of that search
 STATUSES = ("alive", "dead", "seki")
 
 
@@ -167,16 +169,20 @@ def judge(board, owner, second_opinion=None):
 
 
 def estimate(board, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=1,
-             ownership_model=None, corner_net=None):
+             ownership_model=None, corner_net=None, search=STATUS_SEARCH):
     """Chain statuses by playouts from the position. The playouts start as if no one had
     passed: at the end of a game (two passes) they would otherwise stop at once and call
     every stone alive. ``ownership_model`` (an :class:`mcgo.ownership.OwnershipModel`)
     settles the chains the playouts leave unsure (:func:`judge`); ``corner_net`` (seed 004's
     :class:`mcgo.learn.corner.CornerNet`) then judges the corner groups it is sure of
-    (:func:`with_corner_net`)."""
+    (:func:`with_corner_net`). With ``search`` simulations the ownership is the tree
+    search's instead (:func:`search_ownership`)."""
     start = board.copy()
     start.info[PASSES] = 0
-    owner = ownership(start, playouts=playouts, policy=policy, seed=seed, threads=threads)
+    if search:
+        owner = search_ownership(start, search, seed=seed, threads=threads)
+    else:
+        owner = ownership(start, playouts=playouts, policy=policy, seed=seed, threads=threads)
     second = None
     if ownership_model is not None:
         second = 2.0 * ownership_model.ownership(board) - 1.0
@@ -184,6 +190,17 @@ def estimate(board, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=
     if corner_net is not None:
         verdict = with_corner_net(board, verdict, corner_net)
     return verdict
+
+
+def search_ownership(board, simulations, seed=0, threads=1):
+    """The mean final owner of every point over a tree search's simulations from ``board``
+    (a ``(size, size)`` array, +1 black): the tree's moves play the fights near the root
+    better than the playouts do, so a capturing race the playouts misread is read."""
+    from ..playout.scoring import mean_ownership
+    from .search import Search
+    searcher = Search(threads=threads, seed=seed, max_memory_mb=STATUS_SEARCH_MEMORY_MB)
+    result = searcher.run(board, playouts=simulations, early_stop=False)
+    return mean_ownership(result.owner_sum, result.simulations, board.size)
 
 
 def with_corner_net(board, verdict, net):
@@ -245,8 +262,9 @@ class Status:
     """
 
     def __init__(self, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=1,
-                 ownership_model=None, corner_net=None):
+                 ownership_model=None, corner_net=None, search=STATUS_SEARCH):
         self.playouts = playouts
+        self.search = search                     # simulations of a search instead (0: none)
         self.policy = policy
         self.seed = seed
         self.threads = threads
@@ -257,7 +275,8 @@ class Status:
 
     def _position_key(self, board):
         return (board.size, board.komi, board.pts.tobytes(), board.info.tobytes(),
-                self.playouts, self.policy, self.seed, self.threads, id(self.ownership_model),
+                self.playouts, self.search, self.policy, self.seed, self.threads,
+                id(self.ownership_model),
                 id(self.corner_net))
 
     def verdict(self, board):
@@ -267,7 +286,7 @@ class Status:
             self._verdict = estimate(board, playouts=self.playouts, policy=self.policy,
                                      seed=self.seed, threads=self.threads,
                                      ownership_model=self.ownership_model,
-                                     corner_net=self.corner_net)
+                                     corner_net=self.corner_net, search=self.search)
             self._key = key
         return self._verdict
 
