@@ -367,11 +367,14 @@ FINISHED = {
 }
 
 
+@pytest.mark.parametrize("status_search", [0, 3000])
 @pytest.mark.parametrize("passes", [0, 2])
 @pytest.mark.parametrize("name", sorted(FINISHED))
-def test_final_score_and_dead_stones_agree_with_gnugo(gnugo, name, passes):
+def test_final_score_and_dead_stones_agree_with_gnugo(gnugo, name, passes, status_search):
+    """... judged by the playouts, or by a tree search's ownership (``--status-search``)."""
     rows, komi = FINISHED[name]
     ours = Session(size=9, komi=komi, seed=1)
+    ours.engine.status.search = status_search
     for engine in (ours, gnugo):
         load_rows(engine, rows, komi, passes)   # 2: a game that ended by two passes
     assert ours.send("final_score") == gnugo.send("final_score").replace(".0", "")

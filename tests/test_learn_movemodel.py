@@ -398,6 +398,38 @@ def test_tree_priors_follow_the_model(small_model):
     assert all(s.prior_visits == 0 for s in plain.root_stats(board))
 
 
+@pytest.mark.parametrize("depth", [1, 2])
+def test_model_depth_limits_the_model_prior_to_the_first_plies(small_model, depth):
+    """``model_depth=1``: only the root's children get the model's prior; ``2``: the children
+    of the most visited root move get it too, each from the model's own probabilities in the
+    position after that move."""
+    from mcgo.search.priors import MODEL_PRIOR_VISITS
+    from mcgo.search.search import Search
+    from mcgo.search.tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
+    board = mcgo.Board(19)
+    for move in ["Q16", "D4", "R4", "C16", "O3"]:
+        board.play(move)
+    search = Search(seed=3, model=small_model, priors=0, model_depth=depth)
+    search.run(board, playouts=300)
+    assert all(s.prior_visits == MODEL_PRIOR_VISITS for s in search.root_stats(board))
+    tree = search.trees[0]
+    top = max(tree.children(tree.root), key=lambda c: tree.floats[VISITS, c])
+    grandchildren = list(tree.children(top))
+    assert grandchildren, "the most visited root move was expanded"
+    after = board.copy()
+    after.play(int(tree.ints[MOVE, top]))
+    probs = small_model.probabilities(after)
+    best = max(probs.values())
+    for c in grandchildren:
+        if depth == 1:
+            assert tree.floats[PRIOR_VISITS, c] == 0.0
+        else:
+            assert tree.floats[PRIOR_VISITS, c] == MODEL_PRIOR_VISITS
+            assert math.isclose(tree.floats[PRIOR_WINS, c],
+                                MODEL_PRIOR_VISITS * probs[int(tree.ints[MOVE, c])] / best,
+                                rel_tol=1e-9)
+
+
 def test_gtp_model_option_rejects_a_bad_file(tmp_path):
     result = CliRunner().invoke(main, ["gtp", "--model", str(tmp_path / "none.npz")])
     assert result.exit_code == 2 and "no such model file" in result.output
