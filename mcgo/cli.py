@@ -290,9 +290,10 @@ def advice_options(command):
         click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
                      help="The case-base bonus applies to moves 1 to N."),
         click.option("--model", "model_file", default="none", show_default=True,
-                     metavar="FILE|default|none",
-                     help="Learned move model for the tree's priors: a file (mcgo learn "
-                          "moves), the shipped one (default), or none."),
+                     metavar="FILE|default|auto|none",
+                     help="Learned move model for the tree's priors (near the root: the "
+                          "model_depth setting): a file (mcgo learn moves), the shipped one "
+                          "(default), the shipped one on 9x9 only (auto), or none."),
     ]
     for option in reversed(decorators):
         command = option(command)

@@ -430,6 +430,24 @@ def test_model_depth_limits_the_model_prior_to_the_first_plies(small_model, dept
                                 rel_tol=1e-9)
 
 
+def test_auto_model_gives_priors_on_9x9_only():
+    """``--model auto`` is the shipped model for the tree's priors on the sizes where it was
+    measured to help (9x9) and no prior elsewhere; ``default`` gives them on every size."""
+    from mcgo.search.priors import MODEL_PRIOR_VISITS
+    from mcgo.search.search import Search
+    auto, default = M.open_model("auto"), M.open_model("default")
+    assert auto.prior_sizes == M.AUTO_MODEL_SIZES == (9,) and default.prior_sizes is None
+    for size, moves in ((9, ["E5", "C3", "G4"]), (19, ["Q16", "D4", "R4"])):
+        board = mcgo.Board(size)
+        for move in moves:
+            board.play(move)
+        for model, used in ((auto, size == 9), (default, True)):
+            search = Search(seed=1, model=model, priors=0)
+            search.run(board, playouts=30)
+            visits = {s.prior_visits for s in search.root_stats(board)}
+            assert visits == ({MODEL_PRIOR_VISITS} if used else {0.0}), (size, used)
+
+
 def test_gtp_model_option_rejects_a_bad_file(tmp_path):
     result = CliRunner().invoke(main, ["gtp", "--model", str(tmp_path / "none.npz")])
     assert result.exit_code == 2 and "no such model file" in result.output

@@ -44,7 +44,7 @@ SETTINGS = {
                  expand_after=1, skip_eyes=0, first_play=1e9, model_depth=0,
                  final_by="winrate", reuse_tree=False, virtual_loss=1.0),
     STRONG: dict(exploration=0.0, rave=1, rave_equiv=1000.0, priors=1,
-                 expand_after=2, skip_eyes=1, first_play=1.0, model_depth=0,
+                 expand_after=2, skip_eyes=1, first_play=1.0, model_depth=4,
                  final_by="visits", reuse_tree=True, virtual_loss=1.0),
 }
 

@@ -347,6 +347,12 @@ class Search:
         return out
 
     # ------------------------------------------------------------------ search
+    def _uses_model_prior(self, board):
+        """True when the learned model gives the tree's priors on this board's size (a
+        model of ``--model auto`` only on the sizes where it was measured to help)."""
+        sizes = None if self.model is None else self.model.prior_sizes
+        return self.model is not None and (sizes is None or board.size in sizes)
+
     def run(self, board, playouts=None, seconds=None, root_bonus=None, stop=None,
             on_progress=None, progress_interval=None, early_stop=True, move_filter=None):
         """Search ``board``'s position for the side to move until ``playouts`` simulations
@@ -358,7 +364,9 @@ class Search:
             raise ValueError("a search needs playouts, seconds or a stop event")
         params = parameter_vector(self.preset, board.komi, self.policy_number,
                                   shared_tree=self.shared_tree, **self.overrides)
-        if self.model is not None and "model_prior" not in self.overrides:
+        if not self._uses_model_prior(board):
+            params[P_MODEL_PRIOR] = 0.0
+        elif "model_prior" not in self.overrides:
             params[P_MODEL_PRIOR] = MODEL_PRIOR_VISITS
         if root_bonus is not None:
             root_bonus = np.asarray(root_bonus, dtype=np.float64)
