@@ -289,7 +289,7 @@ def advice_options(command):
                           "shipped 19x19 one)."),
         click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
                      help="The case-base bonus applies to moves 1 to N."),
-        click.option("--model", "model_file", default="none", show_default=True,
+        click.option("--model", "model_file", default="auto", show_default=True,
                      metavar="FILE|default|auto|none",
                      help="Learned move model for the tree's priors (near the root: the "
                           "model_depth setting): a file (mcgo learn moves), the shipped one "
@@ -322,6 +322,9 @@ def open_corner(choice):
         return open_corner_net(choice)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--corner-net") from None
+
+
+SHIPPED_MODELS = ("default", "auto")
 
 
 def open_move_model(choice):
@@ -389,7 +392,9 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         if not os.path.isfile(casebase):
             raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
         advisor = make_opening_advisor(casebase, casebase_moves, quiet)
-    model = open_move_model(model_file)
+    # A model file is checked before anything is answered; the shipped one (default, auto)
+    # loads with the engine, after the first commands.
+    model = open_move_model(model_file) if model_file not in SHIPPED_MODELS else None
 
     net = None
     if ownership_prior and ownership_net == "none":
@@ -433,7 +438,8 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
 
     def start_engine():
         engine = make_engine(default_size=options.DEFAULT_GTP_SIZE, verbose=not quiet,
-                             model=model, **engine_settings)
+                             model=open_move_model(model_file) if model_file in SHIPPED_MODELS
+                             else model, **engine_settings)
         engine.ownership_model = net
         engine.status.corner_net = corner
         engine.status.search = status_search
