@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Were mcgo's resignations in a match right? Every game that an engine lost by resigning is
 replayed to the resignation and played on by a judge engine against itself (Pachi at a
-fixed number of playouts by default), the judge taking the resigner's side; GNU Go scores
-the games that end by two passes. If the resigner's side wins often, it resigned too early.
+fixed number of playouts by default), the judge taking the resigner's side; the match
+runner's referee (GNU Go) scores the games that end by two passes. If the resigner's side wins often, it resigned too early.
 
     python benchmarks/resign_check.py runs/matches/main-vs-pachi-9x9 --resigner mcgo --out runs/resign.jsonl
 
@@ -17,7 +17,8 @@ import pathlib
 import shlex
 
 from mcgo.gtp.controller import EngineProcess
-from mcgo.match.opponents import GNUGO_RULES, GNUGO, pachi_binary
+from mcgo.match.opponents import pachi_binary
+from mcgo.match.settings import DEFAULT_REFEREE
 from mcgo.sgf import read_game
 from mcgo.board import BLACK, coords
 
@@ -74,7 +75,7 @@ def main():
             continue
         record = read_game(match / row["sgf"])
         judge = EngineProcess(judge_command, timeout=300, cwd=cwd)
-        referee = EngineProcess(f"{GNUGO} --mode gtp {GNUGO_RULES}", timeout=300)
+        referee = EngineProcess(DEFAULT_REFEREE, timeout=300)
         try:
             result = play_on(judge, referee, record, len(record.moves))
         finally:

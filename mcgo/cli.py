@@ -394,7 +394,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         advisor = make_opening_advisor(casebase, casebase_moves, quiet)
     # A model file is checked before anything is answered; the shipped one (default, auto)
     # loads with the engine, after the first commands.
-    model = open_move_model(model_file) if model_file not in SHIPPED_MODELS else None
+    model = None if model_file in SHIPPED_MODELS else open_move_model(model_file)
 
     net = None
     if ownership_prior and ownership_net == "none":
@@ -438,8 +438,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
 
     def start_engine():
         engine = make_engine(default_size=options.DEFAULT_GTP_SIZE, verbose=not quiet,
-                             model=open_move_model(model_file) if model_file in SHIPPED_MODELS
-                             else model, **engine_settings)
+                             model=model or open_move_model(model_file), **engine_settings)
         engine.ownership_model = net
         engine.status.corner_net = corner
         engine.status.search = status_search

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from sgfmill import boards
 
 import mcgo
+from helpers import Session
 from mcgo import sgf
 from mcgo.board import coords
 from mcgo.board import kernels as K
@@ -446,6 +447,10 @@ def test_auto_model_gives_priors_on_9x9_only():
             search.run(board, playouts=30)
             visits = {s.prior_visits for s in search.root_stats(board)}
             assert visits == ({MODEL_PRIOR_VISITS} if used else {0.0}), (size, used)
+    # GTP reports what the search uses: the prior's visits where it applies, else 0
+    for size, used in ((9, True), (19, False)):
+        session = Session(size=size, model=auto)
+        assert float(session.send("kata-get-param model_prior")) == (MODEL_PRIOR_VISITS if used else 0.0)
 
 
 def test_gtp_model_option_rejects_a_bad_file(tmp_path):

@@ -755,8 +755,11 @@ class Engine:
 
     def _setting(self, name):
         s = self.search
-        if name == "model_prior" and "model_prior" not in s.overrides:
-            return MODEL_PRIOR_VISITS if s.model is not None else s.settings.get(name, 0.0)
+        if name == "model_prior":
+            # What the search will use on this board (none where the model gives no prior).
+            if not s.uses_model_prior(self.board):
+                return 0.0
+            return s.overrides.get(name, MODEL_PRIOR_VISITS)
         return s.settings[name]
 
     def cmd_kata_set_param(self, args):

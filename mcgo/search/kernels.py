@@ -28,8 +28,9 @@ from ..playout.lgrf_policy import (PLAYOUT_BEFORE_LAST, REPLY1, REPLY2, ROOT_BEF
                                    learn_record, learn_reply)
 from ..playout.scoring import add_owner, black_win_value
 from ..tactics.eyes import is_true_eye
-from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_POLICY,
-                      P_MODEL_DEPTH, P_MODEL_PRIOR, P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES, P_VIRTUAL_LOSS)
+from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_MODEL_DEPTH,
+                      P_MODEL_PRIOR, P_POLICY, P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES,
+                      P_VIRTUAL_LOSS)
 from .priors import set_model_priors, set_priors
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT, MOVE,
                    NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS, PRIOR_WINS, REFUSED, ROOT,

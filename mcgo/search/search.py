@@ -347,7 +347,7 @@ class Search:
         return out
 
     # ------------------------------------------------------------------ search
-    def _uses_model_prior(self, board):
+    def uses_model_prior(self, board):
         """True when the learned model gives the tree's priors on this board's size (a
         model of ``--model auto`` only on the sizes where it was measured to help)."""
         sizes = None if self.model is None else self.model.prior_sizes
@@ -364,7 +364,7 @@ class Search:
             raise ValueError("a search needs playouts, seconds or a stop event")
         params = parameter_vector(self.preset, board.komi, self.policy_number,
                                   shared_tree=self.shared_tree, **self.overrides)
-        if not self._uses_model_prior(board):
+        if not self.uses_model_prior(board):
             params[P_MODEL_PRIOR] = 0.0
         elif "model_prior" not in self.overrides:
             params[P_MODEL_PRIOR] = MODEL_PRIOR_VISITS

@@ -276,8 +276,7 @@ class Status:
     def _position_key(self, board):
         return (board.size, board.komi, board.pts.tobytes(), board.info.tobytes(),
                 self.playouts, self.search, self.policy, self.seed, self.threads,
-                id(self.ownership_model),
-                id(self.corner_net))
+                id(self.ownership_model), id(self.corner_net))
 
     def verdict(self, board):
         """The :class:`Verdict` of ``board``'s position (estimated now, or remembered)."""
