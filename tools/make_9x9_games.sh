@@ -2,7 +2,7 @@
 # The 9x9 games of issue 17 (seed 002's evaluator) beside the A/B matches' games: mcgo,
 # GNU Go and Pachi at several strengths, komi 7, GNU Go referee. Resumable: run it again.
 #   tools/make_9x9_games.sh OUT_DIR [JOBS]
-# The first six matches were played with the engine before --model auto (mcgo's 9x9 default
+# The first five matches and most of the sixth were played before --model auto (mcgo's 9x9 default
 # since commit 2899c21); add --model none to mcgo:... to repeat them exactly.
 # Pachi comes from ../shared/opponents/build-pachi.sh. Then: mcgo learn extract OUT_DIR ... --size 9
 set -euo pipefail
