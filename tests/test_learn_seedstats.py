@@ -344,6 +344,25 @@ def test_save_load_round_trip(tmp_path):
     assert np.array_equal(loaded.propensity(colors), stats.propensity(colors))
 
 
+def test_a_file_reduced_to_the_stability_tables_gives_the_same_weights(tmp_path):
+    """An evaluator ships only what its weighting reads: the stability planes of the reduced
+    file equal the full statistics', and asking it for a dropped table is a clear error."""
+    stats = small_stats()
+    path = tmp_path / "stability.npz"
+    stats.reduced(("occ", "bedge", "wedge")).save(path)
+    loaded = S.SeedStats.load(path)
+    assert loaded.dropped == ("nb", "nw", "won", "lost")
+    colors = S.replay_positions(read_game(ONE_MOVE))[-1][0]
+    for to_move in (1, 2):
+        assert np.array_equal(loaded.stability_plane(colors, to_move), stats.stability_plane(colors, to_move))
+    with pytest.raises(S.SeedStatsError, match="without nb, nw"):
+        loaded.propensity(colors)
+    with pytest.raises(S.SeedStatsError, match="without won, lost"):
+        loaded.impact()
+    with pytest.raises(ValueError, match="unknown tables"):
+        stats.reduced(("occ", "stab"))
+
+
 def test_damaged_or_foreign_files_give_a_clear_error(tmp_path):
     path = tmp_path / "stats.npz"
     small_stats().save(path)

@@ -154,6 +154,7 @@ class SeedStats:
             setattr(self, name, np.zeros((classes, P.CODES)))
         self.games = 0
         self.positions = 0
+        self.dropped = ()           # tables left out of a shipped file (see reduced)
         self._s_table = None
 
     # --------------------------------------------------------------------- learning
@@ -213,6 +214,7 @@ class SeedStats:
     # ------------------------------------------------------------------ the statistics
     def s_table(self, regularizer=REGULARIZER):
         """Seed 003's ``S^w_ij(p)`` for every (class, code, cell): (NB - NW) / (NB + NW + C)."""
+        self._require("nb", "nw")
         if regularizer == REGULARIZER and self._s_table is not None:
             return self._s_table
         table = (self.nb - self.nw) / (self.nb + self.nw + regularizer)
@@ -222,10 +224,12 @@ class SeedStats:
 
     def stability(self):
         """Seed 002's stab(p) for every (class, code); 0 where the pattern never occurred."""
+        self._require("occ", "bedge", "wedge")
         return _ratio(self.bedge - self.wedge, self.occ)
 
     def impact(self):
         """Seed 002's imp(p) for every (class, code); 0 where the pattern never occurred."""
+        self._require("occ", "won", "lost")
         return _ratio(self.won - self.lost, self.occ)
 
     def propensity(self, colors):
@@ -235,6 +239,27 @@ class SeedStats:
         classes, nframes, frames = self._tables()
         return P.propensity_plane(colors, self.s_table(), classes, nframes, frames,
                                   P.cell_maps(), P.POW3)
+
+    def _require(self, *tables):
+        missing = [name for name in tables if name in self.dropped]
+        if missing:
+            raise SeedStatsError(f"these statistics were saved without {', '.join(missing)} "
+                                 "(a file shipped for one use); use the full file")
+
+    def reduced(self, keep):
+        """A copy with only the tables named in ``keep`` (the others zero and marked dropped),
+        so that a model that reads one statistic ships a file of that size: seed 002's
+        stability needs ``occ``, ``bedge`` and ``wedge``, not the per-cell counts."""
+        unknown = set(keep) - set(COUNT_TABLES)
+        if unknown:
+            raise ValueError(f"unknown tables {sorted(unknown)}; choose from {COUNT_TABLES}")
+        out = SeedStats(self.size, cap=self.cap, to_move_view=self.to_move_view,
+                        territory=self.territory, metadata=self.metadata)
+        for name in keep:
+            setattr(out, name, getattr(self, name).copy())
+        out.dropped = tuple(name for name in COUNT_TABLES if name not in keep)
+        out.games, out.positions = self.games, self.positions
+        return out
 
     def stability_plane(self, colors, to_move=BLACK):
         """stab of the pattern centred on each point not on the edge (0 on the edge), seen
@@ -287,7 +312,8 @@ class SeedStats:
                       size=self.size, cap=self.cap, to_move_view=self.to_move_view,
                       territory=self.territory,
                       regularizer=REGULARIZER, games=self.games, positions=self.positions,
-                      patterns=len(rows), checksum=_checksum(arrays))
+                      patterns=len(rows), dropped=list(self.dropped),
+                      checksum=_checksum(arrays))
         header.setdefault("commit", git_commit())
         header.setdefault("ownership", OWNERSHIP_METHOD)
         self.metadata = header
@@ -334,6 +360,7 @@ class SeedStats:
         for name in COUNT_TABLES[2:]:
             getattr(stats, name).reshape(-1)[rows] = arrays[name]
         stats.games, stats.positions = header["games"], header["positions"]
+        stats.dropped = tuple(header.get("dropped", ()))
         return stats
 
 
