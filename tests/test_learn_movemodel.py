@@ -431,26 +431,30 @@ def test_model_depth_limits_the_model_prior_to_the_first_plies(small_model, dept
                                 rel_tol=1e-9)
 
 
-def test_auto_model_gives_priors_on_9x9_only():
+def test_auto_model_gives_priors_on_the_measured_sizes_at_their_depths():
     """``--model auto`` is the shipped model for the tree's priors on the sizes where it was
-    measured to help (9x9) and no prior elsewhere; ``default`` gives them on every size."""
+    measured to help (9x9 within 4 plies, 19x19 within 2) and no prior elsewhere (13x13);
+    ``default`` gives them on every size at the preset's depth."""
     from mcgo.search.priors import MODEL_PRIOR_VISITS
     from mcgo.search.search import Search
     auto, default = M.open_model("auto"), M.open_model("default")
-    assert auto.prior_sizes == M.AUTO_MODEL_SIZES == (9,) and default.prior_sizes is None
-    for size, moves in ((9, ["E5", "C3", "G4"]), (19, ["Q16", "D4", "R4"])):
+    assert auto.prior_depths == M.AUTO_MODEL_DEPTHS == {9: 4, 19: 2} and default.prior_depths is None
+    for size, moves in ((9, ["E5", "C3", "G4"]), (13, ["K10", "D4", "K4"]), (19, ["Q16", "D4", "R4"])):
         board = mcgo.Board(size)
         for move in moves:
             board.play(move)
-        for model, used in ((auto, size == 9), (default, True)):
+        for model, used in ((auto, size in (9, 19)), (default, True)):
             search = Search(seed=1, model=model, priors=0)
             search.run(board, playouts=30)
             visits = {s.prior_visits for s in search.root_stats(board)}
             assert visits == ({MODEL_PRIOR_VISITS} if used else {0.0}), (size, used)
+        assert Search(model=auto).model_depth(board) == {9: 4, 19: 2}.get(size, 4)
+        assert Search(model=auto, model_depth=7).model_depth(board) == 7
     # GTP reports what the search uses: the prior's visits where it applies, else 0
-    for size, used in ((9, True), (19, False)):
+    for size, used, depth in ((9, True, 4), (13, False, 4), (19, True, 2)):
         session = Session(size=size, model=auto)
         assert float(session.send("kata-get-param model_prior")) == (MODEL_PRIOR_VISITS if used else 0.0)
+        assert float(session.send("kata-get-param model_depth")) == depth
 
 
 def test_gtp_model_option_rejects_a_bad_file(tmp_path):

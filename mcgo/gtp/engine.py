@@ -760,6 +760,8 @@ class Engine:
             if not s.uses_model_prior(self.board):
                 return 0.0
             return s.overrides.get(name, MODEL_PRIOR_VISITS)
+        if name == "model_depth":
+            return s.model_depth(self.board)
         return s.settings[name]
 
     def cmd_kata_set_param(self, args):

@@ -148,7 +148,9 @@ class MoveModel:
         slots = 1 << max(4, int(2 * max(len(codes), 1) - 1).bit_length())
         self.diamond_keys, self.diamond_table = _hash_table(codes, values, slots)
         self.metadata = dict(metadata or {})
-        self.prior_sizes = None      # board sizes the tree's prior uses it on (None: all)
+        # {board size: model_depth} where the tree's prior uses it (None: every size, at the
+        # search's own model_depth)
+        self.prior_depths = None
         # The raw-code table: every raw 3x3 code maps to its canonical code's log-gamma.
         canon = F.canonical_table()
         table = np.zeros(NCODES, dtype=np.float64)
@@ -197,21 +199,22 @@ class MoveModel:
 
 
 DEFAULT_MODEL = package_file("mcgo.learn", "models", "goban-moves.npz")
-# Board sizes on which the shipped model's tree prior (at the strong preset's model_depth)
-# won at equal time against the engine without it (benchmarks/RESULTS.md, issue 12): the
-# sizes ``--model auto`` uses it on.
-AUTO_MODEL_SIZES = (9,)
+# Board sizes on which the shipped model's tree prior won against the engine without it
+# (benchmarks/RESULTS.md, issue 12), each with the model_depth it won at: the sizes and
+# depths ``--model auto`` uses (a depth given with --set model_depth wins).
+AUTO_MODEL_DEPTHS = {9: 4, 19: 2}
 
 
 def open_model(choice):
     """The model a command line names: ``"none"`` (None), ``"default"`` (the shipped model,
     trained on the goban professional games, GPL-2+; see its metadata), ``"auto"`` (the
-    shipped model, for the tree's priors on :data:`AUTO_MODEL_SIZES` only) or a file."""
+    shipped model, for the tree's priors on the sizes of :data:`AUTO_MODEL_DEPTHS` only, at
+    their depths) or a file."""
     if choice == "none":
         return None
     model = load(choice if choice not in ("default", "auto") else DEFAULT_MODEL)
     if choice == "auto":
-        model.prior_sizes = AUTO_MODEL_SIZES
+        model.prior_depths = dict(AUTO_MODEL_DEPTHS)
     return model
 
 

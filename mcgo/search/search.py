@@ -39,7 +39,7 @@ from ..playout.dispatch import new_work
 from ..playout.lgrf_policy import NO_MOVE, ROOT_BEFORE_LAST, SLOTS
 from ..stats import wilson_interval
 from . import kernels
-from .presets import P_MODEL_PRIOR, STRONG, THESIS_EXPLORATION, parameter_vector, settings
+from .presets import P_MODEL_DEPTH, P_MODEL_PRIOR, STRONG, THESIS_EXPLORATION, parameter_vector, settings
 from .priors import MODEL_PRIOR_VISITS
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
                    VISITS, WINS, Tree, capacity_for)
@@ -350,8 +350,16 @@ class Search:
     def uses_model_prior(self, board):
         """True when the learned model gives the tree's priors on this board's size (a
         model of ``--model auto`` only on the sizes where it was measured to help)."""
-        sizes = None if self.model is None else self.model.prior_sizes
-        return self.model is not None and (sizes is None or board.size in sizes)
+        depths = None if self.model is None else self.model.prior_depths
+        return self.model is not None and (depths is None or board.size in depths)
+
+    def model_depth(self, board):
+        """The ``model_depth`` a search of ``board`` uses: a ``--set`` value, else the one
+        ``--model auto`` measured for this size, else the preset's."""
+        depths = None if self.model is None else self.model.prior_depths
+        if "model_depth" in self.overrides or not depths or board.size not in depths:
+            return self.settings["model_depth"]
+        return depths[board.size]
 
     def run(self, board, playouts=None, seconds=None, root_bonus=None, stop=None,
             on_progress=None, progress_interval=None, early_stop=True, move_filter=None):
@@ -366,8 +374,10 @@ class Search:
                                   shared_tree=self.shared_tree, **self.overrides)
         if not self.uses_model_prior(board):
             params[P_MODEL_PRIOR] = 0.0
-        elif "model_prior" not in self.overrides:
-            params[P_MODEL_PRIOR] = MODEL_PRIOR_VISITS
+        else:
+            if "model_prior" not in self.overrides:
+                params[P_MODEL_PRIOR] = MODEL_PRIOR_VISITS
+            params[P_MODEL_DEPTH] = self.model_depth(board)
         if root_bonus is not None:
             root_bonus = np.asarray(root_bonus, dtype=np.float64)
             if root_bonus.shape != (board.pts.shape[1],):
