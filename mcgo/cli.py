@@ -472,7 +472,8 @@ def warmup():
     from .gtp.engine import Engine
 
     start = time.perf_counter()
-    engine = Engine(size=19, out=io.StringIO(), verbose=False)
+    # With the default model, so that the kernels of its priors are compiled too.
+    engine = Engine(size=19, out=io.StringIO(), verbose=False, model=open_move_model("auto"))
     engine.opening_advisor = make_opening_advisor("default", 20, quiet=True)
     engine.warm_up()
     click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")

@@ -431,6 +431,45 @@ def test_model_depth_limits_the_model_prior_to_the_first_plies(small_model, dept
                                 rel_tol=1e-9)
 
 
+@pytest.mark.parametrize("rule_priors", [0, 1])
+def test_a_kept_tree_gets_the_model_prior_where_the_root_moved_near(small_model, rule_priors):
+    """With ``model_depth=2`` a node two plies below the root is expanded without the model's
+    prior. Once the game plays those two moves and the tree is kept, that node is the root:
+    its children then get the prior of the model in the new position, on top of the playout
+    rules' priors they already had (the new root's are compared with a fresh search's)."""
+    from mcgo.search.priors import MODEL_PRIOR_VISITS
+    from mcgo.search.search import Search
+    from mcgo.search.tree import MODEL_PRIORED, MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
+    board = mcgo.Board(19)
+    for move in ["Q16", "D4", "R4", "C16", "O3"]:
+        board.play(move)
+    search = Search(seed=5, model=small_model, priors=rule_priors, model_depth=2)
+    search.run(board, playouts=400)
+    tree = search.trees[0]
+    line = []
+    node = tree.root
+    for _ in range(2):
+        node = max(tree.children(node), key=lambda c: tree.floats[VISITS, c])
+        line.append(int(tree.ints[MOVE, node]))
+    assert tree.ints[MODEL_PRIORED, node] == 0 and len(tree.children(node)) > 0, \
+        "the line's second move was expanded, without the model (three plies deep)"
+    before = {int(tree.ints[MOVE, c]): (tree.floats[PRIOR_VISITS, c], tree.floats[PRIOR_WINS, c])
+              for c in tree.children(node)}
+    for move in line:
+        board.play(move)
+    search.run(board, playouts=1)
+    assert tree.root == node, "the tree was kept"
+    assert tree.ints[MODEL_PRIORED, node] == 1
+    probs = small_model.probabilities(board)
+    best = max(probs[m] for m in before)
+    for c in tree.children(node):
+        move = int(tree.ints[MOVE, c])
+        visits, wins = before[move]
+        assert tree.floats[PRIOR_VISITS, c] == visits + MODEL_PRIOR_VISITS
+        assert math.isclose(tree.floats[PRIOR_WINS, c] - wins,
+                            MODEL_PRIOR_VISITS * probs[move] / best, rel_tol=1e-9, abs_tol=1e-12)
+
+
 def test_auto_model_gives_priors_on_the_measured_sizes_at_their_depths():
     """``--model auto`` is the shipped model for the tree's priors on the sizes where it was
     measured to help (9x9 within 4 plies, 19x19 within 2) and no prior elsewhere (13x13);

@@ -32,9 +32,9 @@ from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_MOD
                       P_MODEL_PRIOR, P_POLICY, P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES,
                       P_VIRTUAL_LOSS)
 from .priors import set_model_priors, set_priors
-from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT, MOVE,
-                   NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS, PRIOR_WINS, REFUSED, ROOT,
-                   VISITS, WINS)
+from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT,
+                   MODEL_PRIORED, MOVE, NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS,
+                   PRIOR_WINS, REFUSED, ROOT, VISITS, WINS)
 
 NEG_INF = -1e300
 
@@ -46,6 +46,7 @@ def clear_node(ints, floats, n, move, parent):
     ints[FIRST_CHILD, n] = 0
     ints[NUM_CHILDREN, n] = 0
     ints[BLOCKED, n] = 0
+    ints[MODEL_PRIORED, n] = 0
     for r in range(floats.shape[0]):
         floats[r, n] = 0.0
 
@@ -97,6 +98,7 @@ def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, m
         set_model_priors(ints[MOVE], floats, first, count, pts, info, color, previous,
                          params[P_MODEL_PRIOR], pattern_lg, group_lg, diamond_keys, diamond_lg,
                          vals)
+        ints[MODEL_PRIORED, node] = 1
     if params[P_PRIORS] != 0.0:
         set_priors(ints[MOVE], floats, first, count, pts, info, zob, pat3, work[1], color)
     state[NEXT_FREE] = first + count
@@ -284,6 +286,65 @@ def run_simulations(ints, floats, state, params, pts0, info0, zob, pat3, pts, in
                                work, owner, record, amaf_color, path, rng, owner_sum, model,
                                forbid)
     return moves
+
+
+@kernel
+def complete_model_priors(ints, floats, params, pts0, info0, zob, pts, info, model, stack,
+                          path, saved):
+    """After the root moved down a kept tree: give the learned model's prior to the children
+    of every expanded node within ``params[P_MODEL_DEPTH] - 1`` plies of the root that has
+    none (it was expanded deeper than the model's depth below an older root), as
+    :func:`expand` would give it now. ``stack``: room for the nodes visited, the root first
+    (the tree's used columns); ``path``: room for the moves from the root to a node (the
+    depth); ``saved``: room for one node's children (board points + 1). Returns how many
+    nodes got the prior."""
+    max_depth = int(params[P_MODEL_DEPTH])
+    if params[P_MODEL_PRIOR] == 0.0 or max_depth <= 0:
+        return 0
+    pattern_lg, group_lg, diamond_keys, diamond_lg, vals = model
+    root = stack[0]
+    top = 1
+    done = 0
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        count = ints[NUM_CHILDREN, node]
+        depth = 0                       # plies from the root: walk up, then replay down
+        n = node
+        while n != root:
+            path[depth] = ints[MOVE, n]
+            depth += 1
+            n = ints[PARENT, n]
+        first = ints[FIRST_CHILD, node]
+        if ints[MODEL_PRIORED, node] == 0:
+            copy_position(pts0, info0, pts, info)
+            legal = True
+            for i in range(depth - 1, -1, -1):
+                move = path[i]
+                if move != PASS and legality(pts, info, move, info[TO_MOVE]) != LEGAL:
+                    legal = False       # a line the real game made illegal (superko)
+                    break
+                play_legal(pts, info, zob, move, info[TO_MOVE])
+            if legal:
+                parent = ints[PARENT, node]
+                previous = ints[MOVE, parent] if node != root and parent >= 0 else -1
+                # set_model_priors uses PRIOR_WINS as scratch: keep the rules' priors aside.
+                for c in range(first, first + count):
+                    saved[c - first] = floats[PRIOR_WINS, c]
+                    floats[PRIOR_WINS, c] = 0.0
+                set_model_priors(ints[MOVE], floats, first, count, pts, info, info[TO_MOVE],
+                                 previous, params[P_MODEL_PRIOR], pattern_lg, group_lg,
+                                 diamond_keys, diamond_lg, vals)
+                for c in range(first, first + count):
+                    floats[PRIOR_WINS, c] += saved[c - first]
+                ints[MODEL_PRIORED, node] = 1
+                done += 1
+        if depth + 2 <= max_depth:      # the children's children are within the depth
+            for c in range(first, first + count):
+                if ints[NUM_CHILDREN, c] > 0:
+                    stack[top] = c
+                    top += 1
+    return done
 
 
 @kernel

@@ -106,7 +106,8 @@ class Player:
         start = time.perf_counter()
         board = Board(WARM_UP_SIZE, komi=komi)
         Search(preset=self.search.preset, policy=self.search.policy, seed=self.seed,
-               parallel=self.search.parallel).run(board, playouts=WARM_UP_PLAYOUTS)
+               parallel=self.search.parallel, model=self.search.model).run(
+                   board, playouts=WARM_UP_PLAYOUTS)
         estimate(board, playouts=WARM_UP_PLAYOUTS, policy="pattern", seed=self.seed)
         if self.opening_advisor is not None:
             self.opening_advisor.advise(Board(self.opening_advisor.casebase.size))

@@ -303,6 +303,15 @@ class Search:
                 move = int(t.ints[MOVE, c])
                 t.ints[BLOCKED, c] = move != PASS and board.legality(move) is not None
                 t.floats[BONUS, c] = bonus[move] if bonus is not None else 0.0
+            if params[P_MODEL_PRIOR] != 0.0 and params[P_MODEL_DEPTH] > 0:
+                # A kept tree's nodes now near the root may have been expanded too deep for
+                # the model's prior under the old root.
+                stack = np.empty(t.used + 1, dtype=np.int64)
+                stack[0] = t.root
+                kernels.complete_model_priors(
+                    t.ints, t.floats, params, board.pts, board.root_info, board.zob, w.pts,
+                    w.info, w.model, stack, np.empty(int(params[P_MODEL_DEPTH]) + 1, np.int64),
+                    np.empty(board.pts.shape[1] + 1))
         self._add_root_priors(board)
 
     def _add_root_priors(self, board):

@@ -28,7 +28,8 @@ PARENT = 1
 FIRST_CHILD = 2
 NUM_CHILDREN = 3
 BLOCKED = 4
-NI_ROWS = 5
+MODEL_PRIORED = 5  # 1 when the node's children have the learned model's prior
+NI_ROWS = 6
 
 # Rows of ``floats``.
 VISITS = 0
@@ -73,7 +74,7 @@ class Tree:
         return max(1, r * self.capacity // self.regions)
 
     def reset(self):
-        self.ints[:, 0] = (0, -1, 0, 0, 0)
+        self.ints[:, 0] = (0, -1, 0, 0, 0, 0)
         self.floats[:, 0] = 0.0
         self.state[:] = 0
         for r in range(self.regions):
