@@ -63,6 +63,8 @@ NAMED_SETTINGS = {
     "model_prior": (float, "virtual visits of the learned move model's prior (with --model)"),
     "model_depth": (int, "the model's prior only on moves this many plies from the root or "
                          "fewer (0: at every depth); deeper nodes get the playout rules alone"),
+    "model_prior_shape": (int, "0: model_prior visits, won in proportion to P(move) / P(best); "
+                               "1: model_prior * sqrt(P(move)) visits, all won (Pachi's form)"),
 }
 
 

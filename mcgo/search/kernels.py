@@ -29,8 +29,8 @@ from ..playout.lgrf_policy import (PLAYOUT_BEFORE_LAST, REPLY1, REPLY2, ROOT_BEF
 from ..playout.scoring import add_owner, black_win_value
 from ..tactics.eyes import is_true_eye
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_MODEL_DEPTH,
-                      P_MODEL_PRIOR, P_POLICY, P_PRIORS, P_RAVE, P_RAVE_EQUIV, P_SKIP_EYES,
-                      P_VIRTUAL_LOSS)
+                      P_MODEL_PRIOR, P_MODEL_SHAPE, P_POLICY, P_PRIORS, P_RAVE, P_RAVE_EQUIV,
+                      P_SKIP_EYES, P_VIRTUAL_LOSS)
 from .priors import set_model_priors, set_priors
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT,
                    MODEL_PRIORED, MOVE, NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS,
@@ -96,8 +96,8 @@ def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, m
         previous = ints[MOVE, parent] if node != state[ROOT] and parent >= 0 else -1
         pattern_lg, group_lg, diamond_keys, diamond_lg, vals = model
         set_model_priors(ints[MOVE], floats, first, count, pts, info, color, previous,
-                         params[P_MODEL_PRIOR], pattern_lg, group_lg, diamond_keys, diamond_lg,
-                         vals)
+                         params[P_MODEL_PRIOR], int(params[P_MODEL_SHAPE]), pattern_lg, group_lg,
+                         diamond_keys, diamond_lg, vals)
         ints[MODEL_PRIORED, node] = 1
     if params[P_PRIORS] != 0.0:
         set_priors(ints[MOVE], floats, first, count, pts, info, zob, pat3, work[1], color)
@@ -333,8 +333,8 @@ def complete_model_priors(ints, floats, params, pts0, info0, zob, pts, info, mod
                     saved[c - first] = floats[PRIOR_WINS, c]
                     floats[PRIOR_WINS, c] = 0.0
                 set_model_priors(ints[MOVE], floats, first, count, pts, info, info[TO_MOVE],
-                                 previous, params[P_MODEL_PRIOR], pattern_lg, group_lg,
-                                 diamond_keys, diamond_lg, vals)
+                                 previous, params[P_MODEL_PRIOR], int(params[P_MODEL_SHAPE]),
+                                 pattern_lg, group_lg, diamond_keys, diamond_lg, vals)
                 for c in range(first, first + count):
                     floats[PRIOR_WINS, c] += saved[c - first]
                 ints[MODEL_PRIORED, node] = 1

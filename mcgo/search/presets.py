@@ -30,7 +30,8 @@ P_FIRST_PLAY = 8      # value of an unvisited child without priors
 P_VIRTUAL_LOSS = 9    # visits without wins put on a path while a thread plays it out
 P_MODEL_PRIOR = 10    # virtual visits of the learned move model's prior (0: no model)
 P_MODEL_DEPTH = 11    # ... only for children this many plies from the root or fewer (0: all)
-NPARAMS = 12
+P_MODEL_SHAPE = 12    # how the model's probabilities become virtual wins (priors.set_model_priors)
+NPARAMS = 13
 
 THESIS_EXPLORATION = math.sqrt(1.0 / 5.0)  # eq. 8.1: sqrt(ln(parent plays) / (5 * plays))
 
@@ -41,10 +42,10 @@ assert set(PRESETS) == {STRONG, THESIS}
 
 SETTINGS = {
     THESIS: dict(exploration=THESIS_EXPLORATION, rave=0, rave_equiv=0.0, priors=0,
-                 expand_after=1, skip_eyes=0, first_play=1e9, model_depth=0,
+                 expand_after=1, skip_eyes=0, first_play=1e9, model_depth=0, model_prior_shape=0,
                  final_by="winrate", reuse_tree=False, virtual_loss=1.0),
     STRONG: dict(exploration=0.0, rave=1, rave_equiv=1000.0, priors=1,
-                 expand_after=2, skip_eyes=1, first_play=1.0, model_depth=4,
+                 expand_after=2, skip_eyes=1, first_play=1.0, model_depth=4, model_prior_shape=0,
                  final_by="visits", reuse_tree=True, virtual_loss=1.0),
 }
 
@@ -87,4 +88,5 @@ def parameter_vector(preset, komi, policy, shared_tree=False, **overrides):
     params[P_VIRTUAL_LOSS] = s["virtual_loss"] if shared_tree else 0.0
     params[P_MODEL_PRIOR] = s.get("model_prior", 0.0)
     params[P_MODEL_DEPTH] = s["model_depth"]
+    params[P_MODEL_SHAPE] = s["model_prior_shape"]
     return params

@@ -39,6 +39,8 @@ PRIOR_BAD_LINE = 10.0       # 1st/2nd line point in an empty area (losses)
 PRIOR_PASS = 20.0           # virtual losses of a pass while the board is still open
 OPEN_BOARD_FRACTION = 4     # "open": more than a quarter of the points empty
 MODEL_PRIOR_VISITS = 20.0   # virtual visits of the model's prior (mcgo gtp --model)
+PRIOR_SHAPE_RATIO = 0       # model_prior_shape: see set_model_priors
+PRIOR_SHAPE_SQRT = 1
 
 
 @kernel
@@ -118,10 +120,17 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, c
 
 @kernel
 def set_model_priors(ints_moves, floats, first, count, pts, info, color, previous, strength,
-                     pattern_lg, group_lg, diamond_keys, diamond_lg, vals):
-    """The learned model's prior of the ``count`` new children from column ``first``:
-    ``strength`` virtual visits, ``strength * P(move) / P(best)`` virtual wins. Call it before
-    :func:`set_priors` (it uses the children's PRIOR_WINS as scratch)."""
+                     shape, pattern_lg, group_lg, diamond_keys, diamond_lg, vals):
+    """The learned model's prior of the ``count`` new children from column ``first``, in one
+    of two shapes (``shape``, the ``model_prior_shape`` setting):
+
+    * ``PRIOR_SHAPE_RATIO``: ``strength`` virtual visits with ``strength * P(move) / P(best)``
+      virtual wins (the model's favourite looks like a sure win, a rare move like a loss);
+    * ``PRIOR_SHAPE_SQRT``: ``strength * sqrt(P(move))`` virtual visits, all of them wins,
+      ``P`` the model's probability among these moves (Pachi's pattern prior: every move the
+      model likes looks good at first, the more so the likelier; none looks bad).
+
+    Call it before :func:`set_priors` (it uses the children's PRIOR_WINS as scratch)."""
     last = info[LAST_MOVE]
     best = -1e300
     for c in range(first, first + count):
@@ -130,7 +139,15 @@ def set_model_priors(ints_moves, floats, first, count, pts, info, color, previou
         floats[PRIOR_WINS, c] = lg
         if lg > best:
             best = lg
+    total = 0.0
     for c in range(first, first + count):
-        ratio = math.exp(floats[PRIOR_WINS, c] - best)
+        floats[PRIOR_WINS, c] = math.exp(floats[PRIOR_WINS, c] - best)
+        total += floats[PRIOR_WINS, c]
+    for c in range(first, first + count):
+        ratio = floats[PRIOR_WINS, c]
         floats[PRIOR_WINS, c] = 0.0
-        add_prior(floats, c, strength, strength * ratio)
+        if shape == PRIOR_SHAPE_SQRT:
+            bonus = strength * math.sqrt(ratio / total)
+            add_prior(floats, c, bonus, bonus)
+        else:
+            add_prior(floats, c, strength, strength * ratio)
