@@ -398,6 +398,25 @@ def test_tree_priors_follow_the_model(small_model):
     plain.run(board, playouts=50)
     assert all(s.prior_visits == 0 for s in plain.root_stats(board))
 
+def test_sqrt_shaped_tree_priors_follow_the_model(small_model):
+    """``model_prior_shape=1`` (Pachi's pattern-prior form): each root child gets
+    ``model_prior * sqrt(P(move))`` virtual visits, every one a win, P from the model's own
+    probabilities (which sum to 1 over the legal moves and pass)."""
+    from mcgo.search.search import Search
+    board = mcgo.Board(19)
+    for move in ["Q16", "D4", "R4", "C16", "O3"]:
+        board.play(move)
+    probs = small_model.probabilities(board)
+    assert math.isclose(sum(probs.values()), 1.0, rel_tol=1e-9)
+    search = Search(seed=3, model=small_model, priors=0, model_prior=300, model_prior_shape=1)
+    search.run(board, playouts=50)
+    stats = search.root_stats(board)
+    assert len(stats) == len(probs)
+    for s in stats:
+        assert math.isclose(s.prior_visits, 300 * math.sqrt(probs[s.move]), rel_tol=1e-9)
+        assert s.prior_wins == s.prior_visits
+
+
 
 @pytest.mark.parametrize("depth", [1, 2])
 def test_model_depth_limits_the_model_prior_to_the_first_plies(small_model, depth):
