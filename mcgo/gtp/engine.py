@@ -47,7 +47,6 @@ from ..board.history import Move
 from ..board.kernels import BLACK, PASS, WHITE
 from ..playout import ownership
 from ..search.player import Player
-from ..search.priors import MODEL_PRIOR_VISITS
 from ..search.status import STATUS_PLAYOUTS, STATUSES, Status
 from . import analysis
 from .protocol import (NAME, PROTOCOL_VERSION, GtpError, Quit, format_reply, is_number, log,
@@ -755,13 +754,11 @@ class Engine:
 
     def _setting(self, name):
         s = self.search
-        if name == "model_prior":
-            # What the search will use on this board (none where the model gives no prior).
-            if not s.uses_model_prior(self.board):
+        if name in ("model_prior", "model_depth", "model_prior_shape"):
+            # What the search will use on this board (no prior where the model gives none).
+            if name == "model_prior" and not s.uses_model_prior(self.board):
                 return 0.0
-            return s.overrides.get(name, MODEL_PRIOR_VISITS)
-        if name == "model_depth":
-            return s.model_depth(self.board)
+            return s.model_setting(self.board, name)
         return s.settings[name]
 
     def cmd_kata_set_param(self, args):

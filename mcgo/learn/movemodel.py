@@ -148,9 +148,9 @@ class MoveModel:
         slots = 1 << max(4, int(2 * max(len(codes), 1) - 1).bit_length())
         self.diamond_keys, self.diamond_table = _hash_table(codes, values, slots)
         self.metadata = dict(metadata or {})
-        # {board size: model_depth} where the tree's prior uses it (None: every size, at the
-        # search's own model_depth)
-        self.prior_depths = None
+        # {board size: {setting: value}} where the tree's prior uses it, with the settings
+        # of its prior there (None: every size, at the search's own settings)
+        self.prior_settings = None
         # The raw-code table: every raw 3x3 code maps to its canonical code's log-gamma.
         canon = F.canonical_table()
         table = np.zeros(NCODES, dtype=np.float64)
@@ -200,21 +200,25 @@ class MoveModel:
 
 DEFAULT_MODEL = package_file("mcgo.learn", "models", "goban-moves.npz")
 # Board sizes on which the shipped model's tree prior won against the engine without it
-# (benchmarks/RESULTS.md, issue 12), each with the model_depth it won at: the sizes and
-# depths ``--model auto`` uses (a depth given with --set model_depth wins).
-AUTO_MODEL_DEPTHS = {9: 4, 19: 2}
+# (benchmarks/RESULTS.md, issue 12), each with the settings of the prior it won with: the
+# sizes and settings ``--model auto`` uses (a setting given with --set wins). On 9x9 the
+# sqrt shape (Pachi's form, 210 = Pachi's 9x9 pattern prior) beat the ratio shape.
+AUTO_MODEL_PRIORS = {
+    9: dict(model_depth=4, model_prior=210.0, model_prior_shape=1),
+    19: dict(model_depth=2, model_prior=20.0, model_prior_shape=0),
+}
 
 
 def open_model(choice):
     """The model a command line names: ``"none"`` (None), ``"default"`` (the shipped model,
     trained on the goban professional games, GPL-2+; see its metadata), ``"auto"`` (the
-    shipped model, for the tree's priors on the sizes of :data:`AUTO_MODEL_DEPTHS` only, at
-    their depths) or a file."""
+    shipped model, for the tree's priors on the sizes of :data:`AUTO_MODEL_PRIORS` only,
+    with their settings) or a file."""
     if choice == "none":
         return None
     model = load(choice if choice not in ("default", "auto") else DEFAULT_MODEL)
     if choice == "auto":
-        model.prior_depths = dict(AUTO_MODEL_DEPTHS)
+        model.prior_settings = {size: dict(s) for size, s in AUTO_MODEL_PRIORS.items()}
     return model
 
 

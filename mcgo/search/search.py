@@ -39,7 +39,8 @@ from ..playout.dispatch import new_work
 from ..playout.lgrf_policy import NO_MOVE, ROOT_BEFORE_LAST, SLOTS
 from ..stats import wilson_interval
 from . import kernels
-from .presets import P_MODEL_DEPTH, P_MODEL_PRIOR, STRONG, THESIS_EXPLORATION, parameter_vector, settings
+from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, STRONG, THESIS_EXPLORATION,
+                      parameter_vector, settings)
 from .priors import MODEL_PRIOR_VISITS
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
                    VISITS, WINS, Tree, capacity_for)
@@ -359,16 +360,25 @@ class Search:
     def uses_model_prior(self, board):
         """True when the learned model gives the tree's priors on this board's size (a
         model of ``--model auto`` only on the sizes where it was measured to help)."""
-        depths = None if self.model is None else self.model.prior_depths
-        return self.model is not None and (depths is None or board.size in depths)
+        auto = None if self.model is None else self.model.prior_settings
+        return self.model is not None and (auto is None or board.size in auto)
+
+    def model_setting(self, board, name):
+        """The value of a setting of the model's prior (``model_prior``, ``model_depth``,
+        ``model_prior_shape``) that a search of ``board`` uses: a ``--set`` value, else the
+        one ``--model auto`` measured for this size, else the preset's."""
+        if name in self.overrides:
+            return self.overrides[name]
+        auto = None if self.model is None else self.model.prior_settings
+        if auto and board.size in auto:
+            return auto[board.size][name]
+        if name == "model_prior":
+            return MODEL_PRIOR_VISITS
+        return self.settings[name]
 
     def model_depth(self, board):
-        """The ``model_depth`` a search of ``board`` uses: a ``--set`` value, else the one
-        ``--model auto`` measured for this size, else the preset's."""
-        depths = None if self.model is None else self.model.prior_depths
-        if "model_depth" in self.overrides or not depths or board.size not in depths:
-            return self.settings["model_depth"]
-        return depths[board.size]
+        """The ``model_depth`` a search of ``board`` uses (:meth:`model_setting`)."""
+        return self.model_setting(board, "model_depth")
 
     def run(self, board, playouts=None, seconds=None, root_bonus=None, stop=None,
             on_progress=None, progress_interval=None, early_stop=True, move_filter=None):
@@ -384,9 +394,9 @@ class Search:
         if not self.uses_model_prior(board):
             params[P_MODEL_PRIOR] = 0.0
         else:
-            if "model_prior" not in self.overrides:
-                params[P_MODEL_PRIOR] = MODEL_PRIOR_VISITS
-            params[P_MODEL_DEPTH] = self.model_depth(board)
+            params[P_MODEL_PRIOR] = self.model_setting(board, "model_prior")
+            params[P_MODEL_DEPTH] = self.model_setting(board, "model_depth")
+            params[P_MODEL_SHAPE] = self.model_setting(board, "model_prior_shape")
         if root_bonus is not None:
             root_bonus = np.asarray(root_bonus, dtype=np.float64)
             if root_bonus.shape != (board.pts.shape[1],):
