@@ -54,6 +54,7 @@ STAMP = 9         # last stamp written into MARK
 PASSES = 10       # consecutive passes
 LAST_MOVE = 11
 MOVE_COUNT = 12
+LAST_MOVE2 = 13   # the move before LAST_MOVE (-1: none yet)
 NINFO = 16
 
 # Answers of ``legality``.
@@ -77,6 +78,7 @@ def new_position(size):
     info[TO_MOVE] = BLACK
     info[KO_POINT] = PASS
     info[LAST_MOVE] = -1
+    info[LAST_MOVE2] = -1
     ne = 0
     for p in range(n):
         x = p % w
@@ -244,6 +246,7 @@ def _merge_chains(pts, big, small):
 def play_legal(pts, info, zob, p, color):
     """Play ``color`` at ``p``, which the caller knows to be legal; returns stones captured."""
     info[MOVE_COUNT] += 1
+    info[LAST_MOVE2] = info[LAST_MOVE]
     info[LAST_MOVE] = p
     info[TO_MOVE] = 3 - color
     info[KO_POINT] = PASS

@@ -16,7 +16,9 @@ Policies, each in a file of its own:
   move that earlier simulations of the thread taught it (Baier and Drake's LGRF-2), else
   the pattern playout;
 * ``guided`` (:mod:`.guided_policy`): the pattern playout whose random last step is drawn by
-  the learned move model among a few random playable points.
+  the learned move model among a few random playable points;
+* ``pattern2`` (:mod:`.pattern2_policy`): the pattern playout whose shapes may also be next
+  to the move before the last (Pachi's ``pattern2``).
 
 What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
 a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)

@@ -127,7 +127,7 @@ def choose_move_after(pts, info, zob, pat3, work, rng, color, before):
         move = urgent_move(pts, info, zob, work, last, color, False)
         if move != PASS:
             return move
-    return shape_or_random_move(pts, info, pat3, work, rng, last, color, False)
+    return shape_or_random_move(pts, info, pat3, work, rng, last, color, False, False)
 
 
 @inline_kernel
