@@ -397,6 +397,37 @@ def test_pattern_policy_plays_the_shape_answer_to_the_last_move():
         assert choose(board, seed) in shape_points
 
 
+def shape_points_next_to(board, centre):
+    """The empty neighbours of ``centre`` (a vertex) where a MoGo shape matches."""
+    table = playout.shape_table()
+    w = board.size + 2
+    c = board.point(centre)
+    return {q for q in (c + w - 1, c + w, c + w + 1, c - 1, c + 1, c - w - 1, c - w, c - w + 1)
+            if board.pts[K.COLOR, q] == K.EMPTY
+            and table[pattern_policy.neighbourhood_code(board.pts, w, q)]}
+
+
+def test_pattern2_policy_plays_a_shape_next_to_the_move_before_the_last():
+    """White's F4 blocked a hane fight; black then played far away (A9, no shape next to it):
+    the pattern2 playout answers with a shape next to F4, the plain pattern playout does not
+    look there first."""
+    from mcgo.playout import pattern2_policy
+    board = mcgo.Board(9, superko=False)
+    for move in ["E5", "F5", "E4", "F4", "A9"]:
+        board.play(move)
+    assert int(board.info[K.LAST_MOVE2]) == board.point("F4")
+    assert not shape_points_next_to(board, "A9")
+    near_f4 = shape_points_next_to(board, "F4")
+    assert near_f4
+    table, work = playout.shape_table(), playout.new_work(9)
+    pattern2 = [pattern2_policy.choose_move(board.pts, board.info, board.zob, table, work,
+                                            common.seed_rng(seed), board.to_move)
+                for seed in range(30)]
+    assert all(p in near_f4 for p in pattern2)
+    plain = [choose(board, seed) for seed in range(30)]
+    assert sum(p in near_f4 for p in plain) < 10
+
+
 def test_self_atari_of_a_big_chain_is_mostly_rejected():
     # Black's only non-eye move besides self-atari: count how often the playout picks it.
     rows = ["XXXXXXXXX",
