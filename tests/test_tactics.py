@@ -418,3 +418,46 @@ def test_common_fate_graph_distances_agree_with_a_graph_on_sgfmills_board(real_p
                         (name, (r, c))
             checked += 1
     assert checked >= 50
+
+
+def test_ko_retake_is_the_one_sgfmill_allows_after_a_threat():
+    """Random 7x7 games, capture-heavy so that kos arise: wherever the ko tactic offers a
+    retake, and only there, sgfmill's board says that the latest simple ko arose two or three
+    moves ago (its ban is over) at that point (the point its ``play`` returned) and that
+    playing there now captures again."""
+    import random
+
+    import sgfmill.boards
+    from mcgo.tactics.ko import ko_retake
+    rng = random.Random(11)
+    offered = 0
+    for _ in range(80):
+        board = mcgo.Board(7, superko=False)
+        ref = sgfmill.boards.Board(7)
+        kos = {}                                    # move number -> sgfmill's ko point
+        for number in range(1, 120):
+            color = board.to_move
+            colour = SGF_COLOR[color]
+            answer = ko_retake(board.pts, board.info, color, 2)
+            expected = K.PASS
+            latest = max(kos, default=None)          # the move that made the latest ko
+            ko = kos[latest] if latest is not None and number - 3 <= latest <= number - 2 else None
+            if ko is not None and ref.get(*ko) is None:
+                trial = ref.copy()
+                stones = sum(row.count(None) for row in trial.board)
+                trial.play(ko[0], ko[1], colour)
+                if trial.get(*ko) == colour and sum(row.count(None) for row in trial.board) > stones - 1:
+                    expected = coords.from_sgfmill(ko, 7)   # legal, and it took a stone back
+            assert int(answer) == expected, (number, board)
+            offered += expected != K.PASS
+            moves = board.legal_moves(color)
+            if not moves:
+                break
+            # prefer captures and retakes, else any legal move
+            captures = [p for p in moves if atari.is_capture(board.pts, 9, p, color)]
+            p = int(rng.choice(captures if captures and rng.random() < 0.7 else moves))
+            board.play(p, color)
+            ko_point = ref.play(*coords.to_sgfmill(p, 7), colour)
+            if ko_point is not None:
+                kos[number] = ko_point
+    assert offered >= 20

@@ -55,6 +55,8 @@ PASSES = 10       # consecutive passes
 LAST_MOVE = 11
 MOVE_COUNT = 12
 LAST_MOVE2 = 13   # the move before LAST_MOVE (-1: none yet)
+LAST_KO = 14      # the point of the latest simple ko (a stone just taken there), PASS if none
+LAST_KO_AT = 15   # MOVE_COUNT after the move that made it
 NINFO = 16
 
 # Answers of ``legality``.
@@ -347,6 +349,8 @@ def play_legal(pts, info, zob, p, color):
     if captured == 1 and ko_candidate != PASS and pts[SIZE, head] == 1 and pts[LIBS, head] == 1:
         info[KO_POINT] = ko_candidate
         info[KO_COLOR] = opp
+        info[LAST_KO] = ko_candidate
+        info[LAST_KO_AT] = info[MOVE_COUNT]
     return captured
 
 

@@ -18,7 +18,8 @@ Policies, each in a file of its own:
 * ``guided`` (:mod:`.guided_policy`): the pattern playout whose random last step is drawn by
   the learned move model among a few random playable points;
 * ``pattern2`` (:mod:`.pattern2_policy`): the pattern playout whose shapes may also be next
-  to the move before the last (Pachi's ``pattern2``).
+  to the move before the last (Pachi's ``pattern2``);
+* ``ko`` (:mod:`.ko_policy`): the pattern playout that retakes a ko when its ban is over.
 
 What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
 a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)
