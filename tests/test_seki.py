@@ -16,7 +16,8 @@ import mcgo
 from mcgo.board import coords
 from helpers import Session, load_rows, stones_of_rows
 from mcgo.gtp.controller import GtpEngine
-from mcgo.search.status import estimate, judge
+from mcgo import sgf
+from mcgo.search.status import dame_left, estimate, judge
 
 STATUSES = ("seki", "dead", "alive")
 
@@ -159,3 +160,25 @@ def test_seki_whatever_the_playouts_say(gnugo, vertex, value):
     ours = {status: {coords.to_gtp(p, board.size) for p in getattr(verdict, status)}
             for status in STATUSES}
     assert_agree(ours, theirs)
+
+
+# Positions without seki (GNU Go counts a seki's shared liberties as dame; mcgo's pass rule
+# leaves them aside), some with neutral points and some without: at move 80 of vim-5, G3
+# is a neutral point that only black can fill, and filling it puts G4-G5 in atari, so
+# white must connect at G6 (the playouts, which always see black fill it, give it to black).
+DAME = [("games/2011/Fuego-1.1-vim-5-variation.sgf", 80),
+        ("games/2011/Fuego-1.1-vim-5-variation.sgf", 82),
+        ("games/2011/Fuego-1.1-vim-5-variation.sgf", 88),
+        ("seki/sheppard-seki-3.sgf", None),
+        ("games/pro-9x9/zhou9a.sgf", None)]
+
+
+@pytest.mark.parametrize("path, move", DAME)
+def test_neutral_points_left_agree_with_gnugo(gnugo, fuego_regression_dir, path, move):
+    """``dame_left`` (one of the conditions of passing instead of filling one's own
+    territory) is True exactly where GNU Go's ``final_status_list dame`` lists a point."""
+    file = fuego_regression_dir / "sgf" / path
+    gnugo.send(f"loadsgf {file}" + ("" if move is None else f" {move}"))
+    theirs = gnugo.send("final_status_list dame").split()
+    board = sgf.replay(sgf.read_game(file), max_moves=None if move is None else move - 1)
+    assert dame_left(board, estimate(board, seed=1)) == bool(theirs), theirs

@@ -48,6 +48,9 @@ PASS_CHECK_MIN_SECONDS = 0.1   # with less of the move's time left there is no c
 PASS_CHECK_HOPELESS = 0.1      # passing holds when the opponent's win rate after it is below this
 CLEANUP_MARGIN = 0.02          # cleanup: a move this close to the best win rate may take dead stones
 CLEANUP_WON = 0.9              # ... and any such move may, once the game is this surely won
+WON_WINRATE = 0.95             # a search this sure of winning no longer tells its moves apart:
+WON_MARGIN = 0.03              # among moves this close to its win rate
+WON_SHARE = 0.1                # with this part of the top visits, the tree's prior decides
 PONDER_FULL = 0.9 * REUSE_LIMIT  # pondering stops with the tree this full: a fuller one is not reused
 PONDER_CHECK = 0.05            # seconds between the pondering's looks at how full the tree is
 WARM_UP_SIZE = 9               # kernels do not depend on the board size: a small board loads them
@@ -259,10 +262,11 @@ def pick_move(board, result, cleanup=False, pass_holds=None):
       after them).
 
     The chains are judged (from the search's ownership) only when a pass is in question.
+    The search's choice is first :func:`won_choice`'s.
     """
     color = board.to_move
     sign = 1 if color == BLACK else -1
-    best = result.best_move
+    best = won_choice(result)
     opponent_passed = board.history[-1:] == [Move(3 - color, PASS)]
     owner = mean_ownership(result.owner_sum, result.simulations, board.size)
     into_territory = best != PASS and abs(owner[coords.row_col(best, board.size)]) > SETTLED
@@ -285,6 +289,23 @@ def pick_move(board, result, cleanup=False, pass_holds=None):
     if best == PASS and not win_if_pass:
         return best_non_pass(result, best)
     return best
+
+
+def won_choice(result):
+    """The search's move, except in a won game: there, among the moves within
+    ``WON_MARGIN`` of the best win rate (at least ``WON_WINRATE``) with at least ``WON_SHARE``
+    of the top visits, the one with the most prior wins (the tree's opinion before it
+    searched: the move model's, trained on games played under territory rules). Once every
+    move wins, the playouts, which count area, cannot tell a needed move from a wasted point
+    in one's own territory, and the visits go where the noise sent them (Fuego's
+    ``cleanup_japanese_rules.tst``, test 180: G6 rather than a move inside the territory)."""
+    best = next((m for m in result.moves if m.move == result.best_move and m.visits), None)
+    if best is None or best.winrate < WON_WINRATE:
+        return result.best_move
+    top = max(m.visits for m in result.moves)
+    peers = [m for m in result.moves if m.visits >= WON_SHARE * top
+             and m.winrate >= best.winrate - WON_MARGIN]
+    return max(peers, key=lambda m: (m.prior_wins, m.visits)).move
 
 
 def cleanup_move(board, result, dead):
