@@ -65,6 +65,10 @@ NAMED_SETTINGS = {
                          "fewer (0: at every depth); deeper nodes get the playout rules alone"),
     "model_prior_shape": (int, "0: model_prior visits, won in proportion to P(move) / P(best); "
                                "1: model_prior * sqrt(P(move)) visits, all won (Pachi's form)"),
+    "widen": (int, "progressive widening: a node's children open this many at first, best prior "
+                   "first (0: all at once)"),
+    "widen_visits": (float, "... one more child once the node has this many visits"),
+    "widen_factor": (float, "... and one more each time its visits grow by this factor (> 1)"),
 }
 
 

@@ -31,7 +31,10 @@ P_VIRTUAL_LOSS = 9    # visits without wins put on a path while a thread plays i
 P_MODEL_PRIOR = 10    # virtual visits of the learned move model's prior (0: no model)
 P_MODEL_DEPTH = 11    # ... only for children this many plies from the root or fewer (0: all)
 P_MODEL_SHAPE = 12    # how the model's probabilities become virtual wins (priors.set_model_priors)
-NPARAMS = 13
+P_WIDEN = 13          # progressive widening: children open at first, by prior (0: all, no widening)
+P_WIDEN_VISITS = 14   # ... one more child at this many visits of the node,
+P_WIDEN_FACTOR = 15   # ... and one more each time the visits grow by this factor
+NPARAMS = 16
 
 THESIS_EXPLORATION = math.sqrt(1.0 / 5.0)  # eq. 8.1: sqrt(ln(parent plays) / (5 * plays))
 
@@ -43,9 +46,11 @@ assert set(PRESETS) == {STRONG, THESIS}
 SETTINGS = {
     THESIS: dict(exploration=THESIS_EXPLORATION, rave=0, rave_equiv=0.0, priors=0,
                  expand_after=1, skip_eyes=0, first_play=1e9, model_depth=0, model_prior_shape=0,
+                 widen=0, widen_visits=50.0, widen_factor=1.3,
                  final_by="winrate", reuse_tree=False, virtual_loss=1.0),
     STRONG: dict(exploration=0.0, rave=1, rave_equiv=1000.0, priors=1,
                  expand_after=2, skip_eyes=1, first_play=1.0, model_depth=4, model_prior_shape=0,
+                 widen=0, widen_visits=50.0, widen_factor=1.3,
                  final_by="visits", reuse_tree=True, virtual_loss=1.0),
 }
 
@@ -89,4 +94,9 @@ def parameter_vector(preset, komi, policy, shared_tree=False, **overrides):
     params[P_MODEL_PRIOR] = s.get("model_prior", 0.0)
     params[P_MODEL_DEPTH] = s["model_depth"]
     params[P_MODEL_SHAPE] = s["model_prior_shape"]
+    if s["widen"] and (s["widen_visits"] <= 0 or s["widen_factor"] <= 1):
+        raise ValueError("widening needs widen_visits > 0 and widen_factor > 1")
+    params[P_WIDEN] = s["widen"]
+    params[P_WIDEN_VISITS] = s["widen_visits"]
+    params[P_WIDEN_FACTOR] = s["widen_factor"]
     return params
