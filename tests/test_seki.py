@@ -10,6 +10,9 @@ regression suites (``loadsgf``). The engine runs in-process with its fixed statu
 """
 
 
+import dataclasses
+
+import numpy as np
 import pytest
 
 import mcgo
@@ -176,9 +179,15 @@ DAME = [("games/2011/Fuego-1.1-vim-5-variation.sgf", 80),
 @pytest.mark.parametrize("path, move", DAME)
 def test_neutral_points_left_agree_with_gnugo(gnugo, fuego_regression_dir, path, move):
     """``dame_left`` (one of the conditions of passing instead of filling one's own
-    territory) is True exactly where GNU Go's ``final_status_list dame`` lists a point."""
+    territory) is True exactly where GNU Go's ``final_status_list dame`` lists a point:
+    with the playouts' ownership, and with an ownership that gives every point to one side
+    (as the playouts do when only one side can fill a neutral point), where the structure
+    alone must find them."""
     file = fuego_regression_dir / "sgf" / path
     gnugo.send(f"loadsgf {file}" + ("" if move is None else f" {move}"))
     theirs = gnugo.send("final_status_list dame").split()
     board = sgf.replay(sgf.read_game(file), max_moves=None if move is None else move - 1)
-    assert dame_left(board, estimate(board, seed=1)) == bool(theirs), theirs
+    verdict = estimate(board, seed=1)
+    assert dame_left(board, verdict) == bool(theirs), theirs
+    every_point_owned = dataclasses.replace(verdict, owner=np.where(verdict.owner >= 0, 1.0, -1.0))
+    assert dame_left(board, every_point_owned) == bool(theirs), theirs
