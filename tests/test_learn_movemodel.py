@@ -491,14 +491,14 @@ def test_a_kept_tree_gets_the_model_prior_where_the_root_moved_near(small_model,
 
 def test_auto_model_gives_priors_on_the_measured_sizes_with_their_settings():
     """``--model auto`` is the shipped model for the tree's priors on the sizes where it was
-    measured to help (9x9 within 4 plies in the sqrt shape, 19x19 within 2 in the ratio
+    measured to help (9x9 at every depth in the sqrt shape, 19x19 within 2 in the ratio
     shape) and no prior elsewhere (13x13); ``default`` gives them on every size with the
     preset's settings; a ``--set`` value wins over both."""
     from mcgo.search.priors import MODEL_PRIOR_VISITS
     from mcgo.search.search import Search
     auto, default = M.open_model("auto"), M.open_model("default")
     assert auto.prior_settings == M.AUTO_MODEL_PRIORS and default.prior_settings is None
-    assert {s: v["model_depth"] for s, v in M.AUTO_MODEL_PRIORS.items()} == {9: 4, 19: 2}
+    assert {s: v["model_depth"] for s, v in M.AUTO_MODEL_PRIORS.items()} == {9: 0, 19: 2}
     for size, moves in ((9, ["E5", "C3", "G4"]), (13, ["K10", "D4", "K4"]), (19, ["Q16", "D4", "R4"])):
         board = mcgo.Board(size)
         for move in moves:
@@ -512,15 +512,15 @@ def test_auto_model_gives_priors_on_the_measured_sizes_with_their_settings():
                 assert {s.prior_visits for s in stats} == {0.0}
             elif model is auto and size == 9:       # sqrt shape: strength * sqrt(P), all won
                 for s in stats:
-                    assert math.isclose(s.prior_visits, 210 * math.sqrt(probs[s.move]), rel_tol=1e-9)
+                    assert math.isclose(s.prior_visits, 100 * math.sqrt(probs[s.move]), rel_tol=1e-9)
                     assert s.prior_wins == s.prior_visits
             else:
                 assert {s.prior_visits for s in stats} == {MODEL_PRIOR_VISITS}, (size, used)
-        assert Search(model=auto).model_depth(board) == {9: 4, 19: 2}.get(size, 4)
+        assert Search(model=auto).model_depth(board) == {9: 0, 19: 2}.get(size, 4)
         assert Search(model=auto, model_depth=7).model_depth(board) == 7
         assert Search(model=auto, model_prior=50).model_setting(board, "model_prior") == 50
     # GTP reports what the search uses: the prior's visits where it applies, else 0
-    for size, prior, depth, shape in ((9, 210, 4, 1), (13, 0, 4, 0), (19, MODEL_PRIOR_VISITS, 2, 0)):
+    for size, prior, depth, shape in ((9, 100, 0, 1), (13, 0, 4, 0), (19, MODEL_PRIOR_VISITS, 2, 0)):
         session = Session(size=size, model=auto)
         assert float(session.send("kata-get-param model_prior")) == prior
         assert float(session.send("kata-get-param model_depth")) == depth

@@ -204,7 +204,7 @@ DEFAULT_MODEL = package_file("mcgo.learn", "models", "goban-moves.npz")
 # sizes and settings ``--model auto`` uses (a setting given with --set wins). On 9x9 the
 # sqrt shape (Pachi's form, 210 = Pachi's 9x9 pattern prior) beat the ratio shape.
 AUTO_MODEL_PRIORS = {
-    9: dict(model_depth=4, model_prior=210.0, model_prior_shape=1),
+    9: dict(model_depth=0, model_prior=100.0, model_prior_shape=1),
     19: dict(model_depth=2, model_prior=20.0, model_prior_shape=0),
 }
 
