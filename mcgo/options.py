@@ -69,7 +69,10 @@ NAMED_SETTINGS = {
                    "first (0: all at once)"),
     "widen_visits": (float, "... one more child once the node has this many visits"),
     "widen_factor": (float, "... and one more each time its visits grow by this factor (> 1)"),
+    "score_weight": (float, "share of a playout's value from its score, the rest from who won "
+                            "(Fuego's score modification; 0: win or loss only, at most 1)"),
 }
+SETTING_MAXIMA = {"score_weight": 1.0}    # a share
 
 
 def normalize_seed(seed):
@@ -104,5 +107,7 @@ def parse_settings(texts):
             raise ValueError(f"{name}={value}: not a{'n integer' if kind is int else ' number'}") from None
         if not math.isfinite(number) or number < 0:
             raise ValueError(f"{name}={value}: must be a finite number >= 0")
+        if number > SETTING_MAXIMA.get(name, math.inf):
+            raise ValueError(f"{name}={value}: must be at most {SETTING_MAXIMA[name]:g}")
         out[name] = number
     return out

@@ -546,6 +546,7 @@ def test_named_settings_on_the_command_line():
     assert float(rows["exploration"]) == pytest.approx(SETTINGS["thesis"]["exploration"], abs=1e-6)
     assert float(rows["rave"]) == SETTINGS["thesis"]["rave"]
     for bad, says in (("rave_equiv=abc", "not a number"), ("foo=1", "unknown setting 'foo'"),
-                      ("expand_after", "NAME=VALUE"), ("first_play=-1", ">= 0")):
+                      ("expand_after", "NAME=VALUE"), ("first_play=-1", ">= 0"),
+                      ("score_weight=1.5", "at most 1")):
         result = CliRunner().invoke(main, ["gtp", "--set", bad])
         assert result.exit_code == 2 and says in result.output, (bad, result.output)

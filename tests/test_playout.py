@@ -61,8 +61,15 @@ def test_playout_score_equals_sgfmill_area_score(size, policy):
                             playout.NO_RECORD, MODEL)
         area = sgfmill_area(pts, size)
         assert K.area_of(owner) == area
+        points = size * size
         for komi in (area - 0.5, float(area), area + 0.5):   # a win, a jigo, a loss for black
-            assert scoring.black_win_value(owner, komi) == (area > komi) + 0.5 * (area == komi)
+            win = (area > komi) + 0.5 * (area == komi)
+            assert scoring.black_win_value(owner, komi) == win
+            assert scoring.black_value(owner, komi, 0.0, points) == win
+            # Fuego's score modification: a share of the value from sgfmill's score.
+            for weight in (0.02, 0.5, 1.0):
+                value = (1 - weight) * win + weight * (0.5 + 0.5 * (area - komi) / points)
+                assert scoring.black_value(owner, komi, weight, points) == pytest.approx(value)
         if policy != "fill":
             # A finished rule-abiding playout: bookkeeping intact, both sides passed or cap hit.
             assert K.check_consistency(pts, info, board.zob) == 0

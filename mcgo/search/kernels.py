@@ -19,18 +19,19 @@ tree move is legal before playing it, so even a torn read cannot corrupt its pos
 
 import math
 
-from ..board.kernels import (BLACK, EMPTIES, LAST_MOVE, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE,
-                             WIDTH, copy_position, legality, owner_map, play_legal)
+from ..board.kernels import (BLACK, BOARDSIZE, EMPTIES, LAST_MOVE, LEGAL, NEMPTY, PASS, PASSES,
+                             TO_MOVE, WIDTH, copy_position, legality, owner_map, play_legal)
 from ..jit import kernel
 from ..playout.common import RECORD_COLORS, random_below
 from ..playout.dispatch import LGRF_POLICY, run_playout
 from ..playout.lgrf_policy import (PLAYOUT_BEFORE_LAST, REPLY1, REPLY2, ROOT_BEFORE_LAST, SLOTS,
                                    learn_record, learn_reply)
-from ..playout.scoring import add_owner, black_win_value
+from ..playout.scoring import add_owner, black_value
 from ..tactics.eyes import is_true_eye
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_MODEL_DEPTH,
                       P_MODEL_PRIOR, P_MODEL_SHAPE, P_POLICY, P_PRIORS, P_RAVE, P_RAVE_EQUIV,
-                      P_SKIP_EYES, P_VIRTUAL_LOSS, P_WIDEN, P_WIDEN_FACTOR, P_WIDEN_VISITS)
+                      P_SCORE_WEIGHT, P_SKIP_EYES, P_VIRTUAL_LOSS, P_WIDEN, P_WIDEN_FACTOR,
+                      P_WIDEN_VISITS)
 from .priors import set_model_priors, set_priors
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT,
                    MODEL_PRIORED, MOVE, NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS,
@@ -101,7 +102,8 @@ def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, m
                          diamond_keys, diamond_lg, vals)
         ints[MODEL_PRIORED, node] = 1
     if params[P_PRIORS] != 0.0:
-        set_priors(ints[MOVE], floats, first, count, pts, info, zob, pat3, work[1], color)
+        set_priors(ints[MOVE], floats, first, count, pts, info, zob, pat3, work[1], work[0][0],
+                   color)
     if params[P_WIDEN] != 0.0:
         rank_children(ints, floats, first, count)
     state[NEXT_FREE] = first + count
@@ -337,7 +339,8 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
         n_record = run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model)
         if n_record > record.shape[0]:
             n_record = record.shape[0]
-    black_result = black_win_value(owner, params[P_KOMI])
+    size = info0[BOARDSIZE]
+    black_result = black_value(owner, params[P_KOMI], params[P_SCORE_WEIGHT], size * size)
     backup(ints, floats, params, path, depth, root_to_move, black_result, record, n_record,
            amaf_color)
     if learns:
