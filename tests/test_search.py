@@ -452,3 +452,22 @@ def test_widened_search_still_finds_the_tactics(rows, to_move, komi, answer):
 def test_widening_needs_a_growing_schedule():
     with pytest.raises(ValueError, match="widen_factor > 1"):
         Search(widen=5, widen_factor=1.0).run(mcgo.Board(9), playouts=10)
+
+
+def test_score_weight_keeps_the_kill_in_a_lost_position(fuego_regression_dir):
+    """Fuego's ``life_and_death_nakade.tst`` test 390: black plays C2, the vital point of
+    white's bulky five in the corner (B1 C1 B2 C2 C3, black's stones B1 C1 inside). Black
+    has lost whatever it plays (the two sides' areas are even and white has the komi), so
+    by win and loss alone every move looks the same. With Fuego's score modification
+    (``score_weight=0.02``, Fuego's default) the search still looks for the biggest score
+    and kills, with every seed (without it, as ``mcgo gtp`` played before, it played J6 with
+    seeds 1 and 2 when this test was written)."""
+    from helpers import Session
+    from mcgo.learn.movemodel import open_model
+    position = fuego_regression_dir / "sgf" / "lifeanddeath" / "nakade-5pts-10.sgf"
+    model = open_model("auto")
+    for seed in (1, 2, 3):
+        session = Session(playouts=10000, seed=seed, resign=0.0, model=model,
+                          settings={"score_weight": 0.02})
+        session.send(f"loadsgf {position}")
+        assert session.send("genmove b") == "C2", seed
