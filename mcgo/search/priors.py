@@ -3,9 +3,8 @@
 A new child starts with ``PRIOR_EVEN`` virtual visits at an even win rate; the same rules
 the pattern playout follows then add virtual wins (a capture, an escape from atari, an atari
 that starts a working ladder or a move that gets a chain out of one before it starts, a
-MoGo 3x3 shape next to the last move, the vital point of a small eyespace, a free 3rd or 4th
-line point in an empty area) or virtual losses (a self-atari that is no nakade throw-in,
-running out of a working ladder, the 1st or 2nd line in an
+MoGo 3x3 shape next to the last move, a free 3rd or 4th line point in an empty area) or
+virtual losses (a self-atari, running out of a working ladder, the 1st or 2nd line in an
 empty area, an early pass). The real playouts soon outweigh them; they only decide which moves the search looks at first. The
 rules themselves live in :mod:`mcgo.tactics`, shared with the playouts.
 
@@ -22,10 +21,9 @@ from ..board.kernels import BOARDSIZE, COLOR, HEAD, LAST_MOVE, LIBS, NEMPTY, PAS
 from ..jit import kernel
 from ..learn.movemodel import move_log_gamma
 from ..playout.pattern_policy import neighbourhood_code
-from ..tactics.atari import capture_or_escape, is_bad_self_atari, is_capture
+from ..tactics.atari import capture_or_escape, is_capture, is_self_atari
 from ..tactics.ladder import ladder_attack, ladder_captures, ladder_threat
 from ..tactics.liberties import extension_liberties
-from ..tactics.nakade import is_vital_point
 from ..tactics.geometry import FIRST_GOOD_LINE, edge_distance, in_empty_area, is_good_line, is_next_to
 from .tree import PRIOR_VISITS, PRIOR_WINS
 
@@ -33,9 +31,7 @@ PRIOR_EVEN = 10.0           # virtual visits of every move, at a 50% win rate
 PRIOR_CAPTURE = 20.0        # virtual wins of a move that captures
 PRIOR_ESCAPE = 20.0         # the playout's capture-or-escape answer to the last move
 PRIOR_SHAPE = 10.0          # a 3x3 shape next to the last move
-PRIOR_SELF_ATARI = 20.0     # virtual losses of a self-atari of 2+ stones (not a nakade
-                            # throw-in)
-PRIOR_VITAL_POINT = 20.0    # virtual wins of the vital point of a small eyespace
+PRIOR_SELF_ATARI = 20.0     # virtual losses of a self-atari of 2+ stones
 PRIOR_LADDER = 20.0         # virtual wins of an atari that starts a working ladder, and
                             # virtual losses of an extension that runs into one
 PRIOR_GOOD_LINE = 10.0      # 3rd/4th line point in an empty area
@@ -80,11 +76,10 @@ def leaves_the_ladder(pts, w, p, head, color):
 
 
 @kernel
-def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, scratch, color):
+def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, color):
     """Give the ``count`` children starting at column ``first`` (moves in ``ints_moves``)
     their prior virtual visits and wins in the position ``(pts, info)`` (``ladder``: the
-    thread's ladder space, :mod:`mcgo.tactics.ladder`; ``scratch``: int32, room for 8
-    points, for the eyespace readers of :mod:`mcgo.tactics.nakade`)."""
+    thread's ladder space, :mod:`mcgo.tactics.ladder`)."""
     w = info[WIDTH]
     size = info[BOARDSIZE]
     last = info[LAST_MOVE]
@@ -107,10 +102,8 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, s
             add_prior(floats, c, PRIOR_CAPTURE, PRIOR_CAPTURE)
         if p == escape:
             add_prior(floats, c, PRIOR_ESCAPE, PRIOR_ESCAPE)
-        if is_bad_self_atari(pts, w, p, color, scratch):
+        if is_self_atari(pts, w, p, color):
             add_prior(floats, c, PRIOR_SELF_ATARI, 0.0)
-        if is_vital_point(pts, w, p, scratch):
-            add_prior(floats, c, PRIOR_VITAL_POINT, PRIOR_VITAL_POINT)
         if p == attack or (threat != PASS and leaves_the_ladder(pts, w, p, threat, color)):
             add_prior(floats, c, PRIOR_LADDER, PRIOR_LADDER)
         elif runs_into_ladder(pts, info, zob, ladder, p, color):
