@@ -71,6 +71,9 @@ NAMED_SETTINGS = {
     "widen_factor": (float, "... and one more each time its visits grow by this factor (> 1)"),
     "score_weight": (float, "share of a playout's value from its score, the rest from who won "
                             "(Fuego's score modification; 0: win or loss only, at most 1)"),
+    "vital_prior": (float, "virtual wins of the vital point of a small eyespace, the other "
+                           "side's stones inside or not, and no losses for a nakade throw-in "
+                           "(0: neither; needs priors=1)"),
 }
 SETTING_MAXIMA = {"score_weight": 1.0}    # a share
 

@@ -454,20 +454,21 @@ def test_widening_needs_a_growing_schedule():
         Search(widen=5, widen_factor=1.0).run(mcgo.Board(9), playouts=10)
 
 
-def test_score_weight_keeps_the_kill_in_a_lost_position(fuego_regression_dir):
+def test_score_weight_and_vital_prior_keep_the_kill_in_a_lost_position(fuego_regression_dir):
     """Fuego's ``life_and_death_nakade.tst`` test 390: black plays C2, the vital point of
     white's bulky five in the corner (B1 C1 B2 C2 C3, black's stones B1 C1 inside). Black
     has lost whatever it plays (the two sides' areas are even and white has the komi), so
     by win and loss alone every move looks the same. With Fuego's score modification
-    (``score_weight=0.02``, Fuego's default) the search still looks for the biggest score
-    and kills, with every seed (without it, as ``mcgo gtp`` played before, it played J6 with
-    seeds 1 and 2 when this test was written)."""
+    (``score_weight=0.02``, Fuego's default) the search still looks for the biggest score,
+    and with the vital point's prior (``vital_prior=20``) it finds the kill, with every seed.
+    (When this test was written, mcgo's default played J6 or H4 there, and either setting
+    alone did not find C2 with every seed.)"""
     from helpers import Session
     from mcgo.learn.movemodel import open_model
     position = fuego_regression_dir / "sgf" / "lifeanddeath" / "nakade-5pts-10.sgf"
     model = open_model("auto")
     for seed in (1, 2, 3):
         session = Session(playouts=10000, seed=seed, resign=0.0, model=model,
-                          settings={"score_weight": 0.02})
+                          settings={"score_weight": 0.02, "vital_prior": 20.0})
         session.send(f"loadsgf {position}")
         assert session.send("genmove b") == "C2", seed

@@ -35,7 +35,8 @@ P_WIDEN = 13          # progressive widening: children open at first, by prior (
 P_WIDEN_VISITS = 14   # ... one more child at this many visits of the node,
 P_WIDEN_FACTOR = 15   # ... and one more each time the visits grow by this factor
 P_SCORE_WEIGHT = 16   # share of a playout's value from its score (playout.scoring.black_value)
-NPARAMS = 17
+P_VITAL_PRIOR = 17    # virtual wins of the vital point of a small eyespace (priors.set_priors)
+NPARAMS = 18
 
 THESIS_EXPLORATION = math.sqrt(1.0 / 5.0)  # eq. 8.1: sqrt(ln(parent plays) / (5 * plays))
 
@@ -47,11 +48,11 @@ assert set(PRESETS) == {STRONG, THESIS}
 SETTINGS = {
     THESIS: dict(exploration=THESIS_EXPLORATION, rave=0, rave_equiv=0.0, priors=0,
                  expand_after=1, skip_eyes=0, first_play=1e9, model_depth=0, model_prior_shape=0,
-                 widen=0, widen_visits=50.0, widen_factor=1.3, score_weight=0.0,
+                 widen=0, widen_visits=50.0, widen_factor=1.3, score_weight=0.0, vital_prior=0.0,
                  final_by="winrate", reuse_tree=False, virtual_loss=1.0),
     STRONG: dict(exploration=0.0, rave=1, rave_equiv=1000.0, priors=1,
                  expand_after=2, skip_eyes=1, first_play=1.0, model_depth=4, model_prior_shape=0,
-                 widen=0, widen_visits=50.0, widen_factor=1.3, score_weight=0.0,
+                 widen=0, widen_visits=50.0, widen_factor=1.3, score_weight=0.0, vital_prior=0.0,
                  final_by="visits", reuse_tree=True, virtual_loss=1.0),
 }
 
@@ -103,4 +104,5 @@ def parameter_vector(preset, komi, policy, shared_tree=False, **overrides):
     if s["score_weight"] > 1:
         raise ValueError("score_weight is a share: at most 1")
     params[P_SCORE_WEIGHT] = s["score_weight"]
+    params[P_VITAL_PRIOR] = s["vital_prior"]
     return params

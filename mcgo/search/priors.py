@@ -5,7 +5,8 @@ the pattern playout follows then add virtual wins (a capture, an escape from ata
 that starts a working ladder or a move that gets a chain out of one before it starts, a
 MoGo 3x3 shape next to the last move, a free 3rd or 4th line point in an empty area) or
 virtual losses (a self-atari, running out of a working ladder, the 1st or 2nd line in an
-empty area, an early pass). The real playouts soon outweigh them; they only decide which moves the search looks at first. The
+empty area, an early pass); with the ``vital_prior`` setting, the vital point of a small
+eyespace gets virtual wins too, and a nakade throw-in no losses. The real playouts soon outweigh them; they only decide which moves the search looks at first. The
 rules themselves live in :mod:`mcgo.tactics`, shared with the playouts.
 
 With a learned move model (:mod:`mcgo.learn.movemodel`, ``mcgo gtp --model FILE``), each new
@@ -24,6 +25,7 @@ from ..playout.pattern_policy import neighbourhood_code
 from ..tactics.atari import capture_or_escape, is_capture, is_self_atari
 from ..tactics.ladder import ladder_attack, ladder_captures, ladder_threat
 from ..tactics.liberties import extension_liberties
+from ..tactics.nakade import is_vital_point, makes_nakade
 from ..tactics.geometry import FIRST_GOOD_LINE, edge_distance, in_empty_area, is_good_line, is_next_to
 from .tree import PRIOR_VISITS, PRIOR_WINS
 
@@ -76,10 +78,15 @@ def leaves_the_ladder(pts, w, p, head, color):
 
 
 @kernel
-def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, color):
+def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, color, vital,
+               scratch):
     """Give the ``count`` children starting at column ``first`` (moves in ``ints_moves``)
     their prior virtual visits and wins in the position ``(pts, info)`` (``ladder``: the
-    thread's ladder space, :mod:`mcgo.tactics.ladder`)."""
+    thread's ladder space, :mod:`mcgo.tactics.ladder`). ``vital`` (the ``vital_prior``
+    setting): virtual wins of the vital point of a small eyespace
+    (:func:`mcgo.tactics.nakade.is_vital_point`), and then a nakade throw-in
+    (:func:`mcgo.tactics.nakade.makes_nakade`) is no self-atari to punish, as in the
+    playouts; the readers use ``scratch`` (int32, room for 8 points). 0 reads none."""
     w = info[WIDTH]
     size = info[BOARDSIZE]
     last = info[LAST_MOVE]
@@ -102,8 +109,11 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, c
             add_prior(floats, c, PRIOR_CAPTURE, PRIOR_CAPTURE)
         if p == escape:
             add_prior(floats, c, PRIOR_ESCAPE, PRIOR_ESCAPE)
-        if is_self_atari(pts, w, p, color):
+        if is_self_atari(pts, w, p, color) and not (vital != 0.0
+                                                    and makes_nakade(pts, w, p, color, scratch)):
             add_prior(floats, c, PRIOR_SELF_ATARI, 0.0)
+        if vital != 0.0 and is_vital_point(pts, w, p, scratch):
+            add_prior(floats, c, vital, vital)
         if p == attack or (threat != PASS and leaves_the_ladder(pts, w, p, threat, color)):
             add_prior(floats, c, PRIOR_LADDER, PRIOR_LADDER)
         elif runs_into_ladder(pts, info, zob, ladder, p, color):

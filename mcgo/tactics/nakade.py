@@ -179,6 +179,49 @@ def filled_eyespace_point(pts, w, last, scratch):
 
 
 @kernel
+def walled_region(pts, w, p, wall, scratch):
+    """The number of points of the region around ``p``: the 4-connected points that are
+    empty or hold stones of the colour other than ``wall``, walled in by ``wall``'s stones
+    and the edge, written into ``scratch``; ``MAX_EYESPACE + 1`` when it is larger (the
+    fill stops there). ``scratch``: int32, room for 8 points."""
+    scratch[0] = p
+    n = 1
+    i = 0
+    while i < n:
+        s = scratch[i]
+        i += 1
+        for q in (s - 1, s + 1, s - w, s + w):
+            c = pts[COLOR, q]
+            if c == OFFBOARD or c == wall or _in_list(scratch, n, q):
+                continue
+            if n == MAX_EYESPACE:
+                return MAX_EYESPACE + 1
+            scratch[n] = q
+            n += 1
+    return n
+
+
+@kernel
+def is_vital_point(pts, w, p, scratch):
+    """True when the empty point ``p`` is the vital point of an eyespace of either colour:
+    a :func:`walled_region` of 3 to 6 points, which may already hold the other side's
+    stones (placed inside, or left to be captured), with a shape of the table above whose
+    vital point is ``p``. The wall's owner lives there and the other side kills there, so
+    the tree's priors favour the point for both (the playouts find it only as the answer
+    to a move next to it, :func:`nakade_answer`)."""
+    if pts[COLOR, p] != EMPTY:
+        return False
+    for wall in (BLACK, WHITE):
+        n = walled_region(pts, w, p, wall, scratch)
+        if n < MIN_EYESPACE or n > MAX_EYESPACE:
+            continue
+        key, vital = shape_key(w, scratch, n)
+        if vital == p and is_vital_shape(key):
+            return True
+    return False
+
+
+@kernel
 def open_or_mixed(pts, w, q, other):
     """True when the empty point ``q`` touches a stone of ``other`` or has
     ``OPEN_NEIGHBOURS`` empty neighbours or more: no read from there (see
