@@ -6,8 +6,9 @@ that starts a working ladder or a move that gets a chain out of one before it st
 MoGo 3x3 shape next to the last move, a free 3rd or 4th line point in an empty area) or
 virtual losses (a self-atari, running out of a working ladder, the 1st or 2nd line in an
 empty area, an early pass); with the ``vital_prior`` setting, the vital point of a small
-eyespace gets virtual wins too, and a nakade throw-in no losses. The real playouts soon outweigh them; they only decide which moves the search looks at first. The
-rules themselves live in :mod:`mcgo.tactics`, shared with the playouts.
+eyespace gets virtual wins too, and a nakade throw-in no losses. The real playouts soon
+outweigh them; they only decide which moves the search looks at first. The rules themselves
+live in :mod:`mcgo.tactics`, shared with the playouts.
 
 With a learned move model (:mod:`mcgo.learn.movemodel`, ``mcgo gtp --model FILE``), each new
 child first gets ``strength`` virtual visits (:data:`MODEL_PRIOR_VISITS` by default) with
