@@ -101,8 +101,9 @@ def parameter_vector(preset, komi, policy, shared_tree=False, **overrides):
     params[P_WIDEN] = s["widen"]
     params[P_WIDEN_VISITS] = s["widen_visits"]
     params[P_WIDEN_FACTOR] = s["widen_factor"]
-    if s["score_weight"] > 1:
-        raise ValueError("score_weight is a share: at most 1")
+    for name, top in options.SETTING_MAXIMA.items():
+        if s[name] > top:
+            raise ValueError(f"{name} must be at most {top:g}")
     params[P_SCORE_WEIGHT] = s["score_weight"]
     params[P_VITAL_PRIOR] = s["vital_prior"]
     return params

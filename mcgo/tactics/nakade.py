@@ -147,38 +147,6 @@ def nakade_point(pts, w, p, scratch):
 
 
 @kernel
-def filled_eyespace_point(pts, w, last, scratch):
-    """The vital point of the eyespace the stone ``last`` was played into, PASS if none: the
-    region of empty points and stones of ``last``'s colour around it, walled in by the
-    other colour and the edge, of 3 to 6 points with a shape of the table, whose vital
-    point is still empty. The wall's owner plays it to keep two eyes; a placement already
-    on the vital point has no such answer. ``scratch`` holds the region (room for 8)."""
-    inner = pts[COLOR, last]
-    outer = 3 - inner
-    scratch[0] = last
-    n = 1
-    i = 0
-    while i < n:
-        s = scratch[i]
-        i += 1
-        for q in (s - 1, s + 1, s - w, s + w):
-            c = pts[COLOR, q]
-            if c == OFFBOARD or c == outer:
-                continue
-            if not _in_list(scratch, n, q):
-                if n == MAX_EYESPACE:
-                    return PASS
-                scratch[n] = q
-                n += 1
-    if n < MIN_EYESPACE:
-        return PASS
-    key, vital = shape_key(w, scratch, n)
-    if pts[COLOR, vital] != EMPTY or not is_vital_shape(key):
-        return PASS
-    return vital
-
-
-@kernel
 def walled_region(pts, w, p, wall, scratch):
     """The number of points of the region around ``p``: the 4-connected points that are
     empty or hold stones of the colour other than ``wall``, walled in by ``wall``'s stones
@@ -199,6 +167,22 @@ def walled_region(pts, w, p, wall, scratch):
             scratch[n] = q
             n += 1
     return n
+
+
+@kernel
+def filled_eyespace_point(pts, w, last, scratch):
+    """The vital point of the eyespace the stone ``last`` was played into, PASS if none: the
+    region of empty points and stones of ``last``'s colour around it, walled in by the
+    other colour and the edge, of 3 to 6 points with a shape of the table, whose vital
+    point is still empty. The wall's owner plays it to keep two eyes; a placement already
+    on the vital point has no such answer. ``scratch`` holds the region (room for 8)."""
+    n = walled_region(pts, w, last, 3 - pts[COLOR, last], scratch)
+    if n < MIN_EYESPACE or n > MAX_EYESPACE:
+        return PASS
+    key, vital = shape_key(w, scratch, n)
+    if pts[COLOR, vital] != EMPTY or not is_vital_shape(key):
+        return PASS
+    return vital
 
 
 @kernel
