@@ -220,6 +220,10 @@ def engine_options(command):
                      help="Board size at start [gtp: 19, play: 9]."),
         click.option("--komi", type=FINITE, default=options.DEFAULT_KOMI, show_default=True,
                      help="Komi (a GTP komi command or an SGF KM overrides it)."),
+        click.option("--rules", type=click.Choice(list(options.RULES_SCORING), case_sensitive=False),
+                     default=options.DEFAULT_RULES, show_default=True,
+                     help="Rules: japanese and korean count territory and prisoners, the others "
+                          "area (GTP kgs-rules or kata-set-rules changes them)."),
         click.option("--playouts", type=click.IntRange(1), default=None,
                      help="Simulations per move (all threads together)."),
         click.option("--seconds", type=Number(0, min_open=True), default=None,

@@ -37,6 +37,28 @@ DEFAULT_PARALLEL = "tree"
 
 DEFAULT_RESIGN = 0.1     # resign below this win rate (0: never)
 
+# Rule sets by the names GTP front ends send (KGS's ``kgs-rules``, KataGo's ``kata-set-rules``,
+# Fuego's ``go_rules``), each with its scoring: the board's ``"area"`` or ``"territory"``.
+# Only the scoring differs in mcgo's play: every set is played with positional superko and
+# without suicide (on KGS, Japanese rules' repetitions are rare and end in a cleanup).
+RULES_SCORING = {"chinese": "area", "aga": "area", "new_zealand": "area",
+                 "new-zealand": "area", "tromp-taylor": "area", "cgos": "area",
+                 "stone-scoring": "area", "japanese": "territory", "korean": "territory"}
+DEFAULT_RULES = "chinese"
+
+
+def rules_scoring(name):
+    """The scoring of the rule set ``name`` (case ignored); ValueError naming the known
+    sets for any other.
+
+    >>> rules_scoring("Japanese"), rules_scoring("chinese")
+    ('territory', 'area')
+    """
+    try:
+        return RULES_SCORING[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown rules {name!r} (known: {', '.join(RULES_SCORING)})") from None
+
 # ``mcgo solve`` (:mod:`mcgo.solve`): its solvers, the search's simulations, and the weight of
 # the CFG scorer's value (0-1) as a bonus on the search's first moves (a prior for local fights).
 # The weight was chosen on the validation collections of the tsumego problems, 10,000

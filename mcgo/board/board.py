@@ -35,6 +35,10 @@ _zobrist_tables = {}
 
 REASONS = {K.OCCUPIED: "occupied", K.KO: "ko", K.SUICIDE: "suicide"}
 
+AREA = "area"             # Chinese, AGA, New Zealand, Tromp-Taylor: stones plus surrounded points
+TERRITORY = "territory"   # Japanese, Korean: surrounded points plus prisoners
+SCORINGS = (AREA, TERRITORY)
+
 
 class IllegalMove(ValueError):
     """A move the rules forbid; ``reason`` is occupied, ko, superko, suicide or off-board."""
@@ -62,6 +66,13 @@ def opponent(color):
     return 3 - color
 
 
+def check_scoring(scoring):
+    """``scoring`` if it is ``"area"`` or ``"territory"``; else ValueError."""
+    if scoring not in SCORINGS:
+        raise ValueError(f"scoring must be 'area' or 'territory', got {scoring!r}")
+    return scoring
+
+
 def result_text(score):
     """A score from black's side as an SGF result: ``B+3.5``, ``W+0.5`` or ``0`` (jigo).
 
@@ -74,7 +85,8 @@ def result_text(score):
 
 
 class Board:
-    """A Go position with its history: area scoring, suicide illegal, positional superko.
+    """A Go position with its history: suicide illegal, positional superko, and area
+    scoring unless ``scoring`` is ``"territory"`` (Japanese and Korean counting).
 
     Moves are internal indices (see :mod:`mcgo.board.coords`) or GTP vertices such as
     ``"D4"`` and ``"pass"``. ``color`` defaults to the side to move; naming it lets either
@@ -90,11 +102,12 @@ class Board:
     EMPTY = EMPTY
     PASS = PASS
 
-    def __init__(self, size=19, komi=7.5, superko=True):
+    def __init__(self, size=19, komi=7.5, superko=True, scoring=AREA):
         coords.check_size(size)
         self.size = size
         self.komi = float(komi)
         self.superko = superko
+        self.scoring = check_scoring(scoring)
         self.zob = zobrist(size)
         self.pts, self.info = K.new_position(size)
         self.history = []  # Move and Setup entries, in order
@@ -298,9 +311,35 @@ class Board:
         """Black's area minus white's (stones plus surrounded empty points), no komi."""
         return int(K.area_score(self.pts, self.info))
 
+    def placed_difference(self):
+        """The stones black has put on the board minus white's: the ones standing, the ones
+        captured since, and set-up stones (handicap included)."""
+        black = len(self.stones(BLACK)) + self.captures(WHITE)
+        white = len(self.stones(WHITE)) + self.captures(BLACK)
+        return black - white
+
+    def scoring_offset(self):
+        """What territory scoring takes from black's area score: :meth:`placed_difference`
+        (0 under area scoring). Territory plus prisoners equals area minus the stones each
+        side placed, since every placed stone is either on the board (counted in area, not in
+        territory) or a prisoner of the other side; a stone played inside one's own territory
+        costs a point, a dame none. One difference is left out: under Japanese rules the
+        empty points of a seki are nobody's, while this counts them as area does."""
+        return self.placed_difference() if self.scoring == TERRITORY else 0
+
     def score(self, komi=None):
-        """Area score from black's side: positive means black wins."""
-        return self.area() - (self.komi if komi is None else komi)
+        """The score from black's side, komi included, every stone counted alive: positive
+        means black wins. Area or territory, as :attr:`scoring` says.
+
+        >>> board = Board(5, komi=0.5)
+        >>> board.play("C3")                # black's area is the whole board
+        >>> board.score(), board.result()
+        (24.5, 'B+24.5')
+        >>> board.scoring = TERRITORY       # 24 points of territory
+        >>> board.score()
+        23.5
+        """
+        return self.area() - (self.komi if komi is None else komi) - self.scoring_offset()
 
     def result(self, komi=None):
         """The score as an SGF result: ``B+3.5``, ``W+0.5`` or ``0`` (jigo)."""
@@ -310,6 +349,7 @@ class Board:
     def copy(self):
         other = Board.__new__(Board)
         other.size, other.komi, other.superko, other.zob = self.size, self.komi, self.superko, self.zob
+        other.scoring = self.scoring
         other.pts, other.info = self.pts.copy(), self.info.copy()
         other.history = list(self.history)  # entries are immutable
         other.moves = list(self.moves)

@@ -91,7 +91,8 @@ def kata_info_line(search, result, board, request, komi=None):
       standard deviation is ``sqrt(1 - m^2)`` for mean ``m``: exact when every point ends a
       playout owned by one side (area scoring leaves few neutral points).
     """
-    komi = board.komi if komi is None else komi
+    # Under territory scoring the stones placed so far come off black's area.
+    komi = (board.komi if komi is None else komi) + board.scoring_offset()
     size = board.size
     sign = 1.0 if request.color == BLACK else -1.0
     groups = []

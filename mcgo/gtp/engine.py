@@ -17,8 +17,9 @@ KataGo builds and Sabaki (which picks ``kata-analyze`` when the engine lists it,
 ``lz-analyze``) send ``kata-analyze``/``kata-genmove_analyze`` and read KataGo's float
 scales. KaTrain talks to KataGo's JSON analysis engine instead, not GTP. ``kata-get-param``,
 ``kata-set-param`` and ``kata-list-params`` reach the named search settings and the limits;
-``kata-get-rules`` names the rules mcgo plays (area scoring, positional superko, no suicide,
-no handicap compensation).
+``kata-get-rules`` names the rules mcgo plays (area or territory scoring, positional superko,
+no suicide, no handicap compensation); ``kata-set-rules``, KGS's ``kgs-rules`` and Fuego's
+``go_rules`` choose them by name (Japanese and Korean rules count territory).
 
 Pondering (``mcgo gtp --ponder``, :attr:`Engine.ponder`): after a ``genmove``-like answer the
 engine goes on searching the new position (the opponent's move) in a background thread,
@@ -84,7 +85,7 @@ class Engine:
                  policy=options.DEFAULT_POLICY, threads=1, seed=0, playouts=None, seconds=None,
                  resign=DEFAULT_RESIGN, max_memory_mb=options.DEFAULT_MEMORY_MB, out=None,
                  verbose=True, parallel=options.DEFAULT_PARALLEL, model=None, settings=None,
-                 ponder=False):
+                 ponder=False, rules=options.DEFAULT_RULES):
         self.out = out if out is not None else sys.stdout
         self.ponder = ponder         # search on after our move, for the opponent's reply
         self.move_player = None      # a player that chooses without search (--player cfg)
@@ -103,6 +104,7 @@ class Engine:
         self._analysis = None        # (thread, stop event, closes an answer) running now
         self._ponder_position = None  # the board to ponder on while it stays the position
         self._shown_net = None       # the shipped network, loaded when mcgo-ownership asks
+        self.scoring = options.rules_scoring(rules)     # the board's: "area" or "territory"
         self._new_board(size, komi)
 
     def warm_up(self):
@@ -150,7 +152,7 @@ class Engine:
 
     # ------------------------------------------------------------ game state
     def _new_board(self, size, komi):
-        self.board = Board(size, komi=komi)
+        self.board = Board(size, komi=komi, scoring=self.scoring)
         self.handicap = 0
         self.player.new_game()
 
@@ -423,6 +425,7 @@ class Engine:
             board.to_move = record.moves[played][0]
         komi = self.board.komi if record.komi is None else record.komi
         board.komi = komi
+        board.scoring = self.scoring       # the rules are the engine's, as GNU Go's (not RU[])
         self.board = board
         self.handicap = (len(record.setup.black) or record.handicap) if record.handicap >= 2 else 0
         self.player.new_game()
@@ -631,7 +634,8 @@ class Engine:
         if position is None or self._analysis is not None:
             return
         b = self.board
-        if (b.size, b.komi, b.to_move) != (position.size, position.komi, position.to_move) \
+        if (b.size, b.komi, b.scoring, b.to_move) != (position.size, position.komi,
+                                                      position.scoring, position.to_move) \
                 or b.history != position.history:
             self._ponder_position = None
             return
@@ -791,11 +795,43 @@ class Engine:
         return ""
 
     def cmd_kata_get_rules(self, args):
-        """The rules mcgo plays, in ``kata-get-rules``'s JSON: area scoring, positional
-        superko, suicide illegal, no tax, no button, no compensation for handicap stones
-        (the score is area minus komi), and passing with dead stones on the board is fine
-        (``final_status_list`` judges them)."""
-        return json.dumps(RULES, separators=(",", ":"))
+        """The rules mcgo plays, in ``kata-get-rules``'s JSON: area or territory scoring,
+        positional superko, suicide illegal, no tax, no button, no compensation for handicap
+        stones (the score is area, or territory and prisoners, minus komi), and passing with
+        dead stones on the board is fine (``final_status_list`` judges them)."""
+        rules = dict(RULES, scoring=self.scoring.upper())
+        return json.dumps(rules, separators=(",", ":"))
+
+    def set_rules(self, name):
+        """Play rule set ``name`` from now on (:data:`mcgo.options.RULES_SCORING`); the
+        position stays, its score changes with the scoring."""
+        try:
+            self.scoring = options.rules_scoring(name)
+        except ValueError:
+            raise GtpError(f"unknown rules {name}") from None
+        self.board.scoring = self.scoring      # the search starts a new tree for it
+
+    def cmd_kgs_rules(self, args):
+        """KGS's ``kgs-rules japanese|chinese|aga|new_zealand``, sent before a game."""
+        need(args, 1, 1)
+        self.set_rules(args[0])
+        return ""
+
+    def cmd_kata_set_rules(self, args):
+        """KataGo's ``kata-set-rules NAME``, by the short names (``japanese``, ``chinese``,
+        ``tromp-taylor``...; :data:`mcgo.options.RULES_SCORING`), not its JSON."""
+        need(args, 1, 1)
+        self.set_rules(args[0])
+        return ""
+
+    def cmd_go_rules(self, args):
+        """Fuego's ``go_rules japanese|chinese|cgos``, as its regression suites send it;
+        without an argument, the scoring's rule set as Fuego names it."""
+        need(args, 0, 1)
+        if not args:
+            return "japanese" if self.scoring == "territory" else "chinese"
+        self.set_rules(args[0])
+        return ""
 
     def cmd_gogui_analyze_commands(self, args):
         return "\n".join([
@@ -875,7 +911,8 @@ class Engine:
         last, result = self.search.last_board, self.search.last_result
         if last is None or result is None:
             return False
-        if last.size != self.board.size or last.komi != self.board.komi:
+        if (last.size, last.komi, last.scoring) != (self.board.size, self.board.komi,
+                                                    self.board.scoring):
             return False
         now, before = self.board.history, last.history
         if now == before and last.to_move == self.board.to_move:
@@ -895,6 +932,7 @@ RULES = {"hasButton": False, "ko": "POSITIONAL", "scoring": "AREA", "suicide": F
          "tax": "NONE", "whiteHandicapBonus": "0", "friendlyPassOk": True}
 # KataGo's names whose words after the prefix are joined by dashes, not underscores.
 SPELLED_AS = {"kata_get_param": "kata-get-param", "kata_set_param": "kata-set-param",
+              "kata_set_rules": "kata-set-rules",
               "kata_list_params": "kata-list-params", "kata_get_rules": "kata-get-rules"}
 
 

@@ -22,9 +22,10 @@ white moves first; komi is then 0.5 (white's half point: no jigo) unless ``--kom
 
 The engine is spoken to over GTP in-process (:func:`send`), as a GUI would: ``play``,
 ``genmove``, ``reg_genmove`` (the hint), ``undo``, ``fixed_handicap``, ``final_score`` and
-``final_status_list dead``. The count at the end is area scoring, as the engine scores:
-stones plus the empty points a colour alone surrounds, once the dead stones are off the
-board, and komi for white (:func:`count_area`). Game records are written by
+``final_status_list dead``. The count at the end scores as the engine does
+(:func:`count_area`): by default area, stones plus the empty points a colour alone
+surrounds, once the dead stones are off the board, and komi for white; with ``--rules
+japanese``, territory and prisoners. Game records are written by
 :func:`mcgo.sgf.record_from_board` with the result (``RE``) once the game is over.
 """
 
@@ -36,7 +37,7 @@ from itertools import zip_longest
 import click
 
 from ..board import coords, handicap
-from ..board.board import result_text
+from ..board.board import AREA, TERRITORY, result_text
 from ..board.history import Move
 from ..board.kernels import BLACK, EMPTY, PASS, WHITE
 
@@ -201,7 +202,8 @@ def picture(board, human, stones=0):
 # --------------------------------------------------------------------------- the count
 @dataclass
 class Count:
-    """An area count: stones and territory of each side once ``dead`` stones are removed."""
+    """A count once ``dead`` stones are removed: stones and territory of each side (area
+    scoring), or territory and prisoners, the dead stones among them (territory scoring)."""
 
     black_stones: int
     black_territory: int
@@ -211,13 +213,20 @@ class Count:
     dame: int
     dead_black: list = field(default_factory=list)
     dead_white: list = field(default_factory=list)
+    scoring: str = AREA
+    black_prisoners: int = 0      # white stones black took, the dead ones included
+    white_prisoners: int = 0
 
     @property
     def black(self):
+        if self.scoring == TERRITORY:
+            return self.black_territory + self.black_prisoners
         return self.black_stones + self.black_territory
 
     @property
     def white(self):
+        if self.scoring == TERRITORY:
+            return self.white_territory + self.white_prisoners + self.komi
         return self.white_stones + self.white_territory + self.komi
 
     @property
@@ -226,8 +235,9 @@ class Count:
 
 
 def count_area(board, dead):
-    """The :class:`Count` of ``board`` with the stones at ``dead`` removed (area scoring:
-    a stone or an empty point one colour alone surrounds is a point for that colour).
+    """The :class:`Count` of ``board`` with the stones at ``dead`` removed, by the board's
+    scoring (area: a stone or an empty point one colour alone surrounds is a point for that
+    colour; territory: such an empty point, or a prisoner, is).
 
     >>> from mcgo import Board
     >>> b = Board(5, komi=0.5)
@@ -238,6 +248,10 @@ def count_area(board, dead):
     (5, 5, 5, 10, 'W+5.5')
     >>> [coords.to_gtp(p, 5) for p in c.dead_black + c.dead_white]
     ['E4', 'A3']
+    >>> b.scoring = "territory"     # 5 points and a prisoner against 10 and one
+    >>> c = count_area(b, [b.point("A3"), b.point("E4")])
+    >>> (c.black, c.white, c.result)
+    (6, 11.5, 'W+5.5')
     """
     cleaned = board.copy()
     if dead:
@@ -252,10 +266,11 @@ def count_area(board, dead):
         else:
             tally[who, cleaned.color_at(p) == who] += 1
     dead = sorted(dead)
+    dead_black = [p for p in dead if board.color_at(p) == BLACK]
+    dead_white = [p for p in dead if board.color_at(p) == WHITE]
     return Count(tally[BLACK, True], tally[BLACK, False], tally[WHITE, True],
-                 tally[WHITE, False], board.komi, dame,
-                 [p for p in dead if board.color_at(p) == BLACK],
-                 [p for p in dead if board.color_at(p) == WHITE])
+                 tally[WHITE, False], board.komi, dame, dead_black, dead_white, board.scoring,
+                 board.captures(BLACK) + len(dead_white), board.captures(WHITE) + len(dead_black))
 
 
 def vertices(points, size):
@@ -270,11 +285,18 @@ def plural(number, word):
 def count_lines(count, size):
     """The breakdown of a :class:`Count`, one line a side."""
     lines = [f"dead stones removed: black {vertices(count.dead_black, size)}; "
-             f"white {vertices(count.dead_white, size)}",
-             f"black: {plural(count.black_stones, 'stone')} + {count.black_territory} "
-             f"territory = {count.black:g}",
-             f"white: {plural(count.white_stones, 'stone')} + {count.white_territory} "
-             f"territory + {count.komi:g} komi = {count.white:g}"]
+             f"white {vertices(count.dead_white, size)}"]
+    if count.scoring == TERRITORY:
+        lines += [f"black: {count.black_territory} territory + "
+                  f"{plural(count.black_prisoners, 'prisoner')} = {count.black:g}",
+                  f"white: {count.white_territory} territory + "
+                  f"{plural(count.white_prisoners, 'prisoner')} + {count.komi:g} komi "
+                  f"= {count.white:g}"]
+    else:
+        lines += [f"black: {plural(count.black_stones, 'stone')} + {count.black_territory} "
+                  f"territory = {count.black:g}",
+                  f"white: {plural(count.white_stones, 'stone')} + {count.white_territory} "
+                  f"territory + {count.komi:g} komi = {count.white:g}"]
     if count.dame:
         lines.append(f"neutral points: {count.dame}")
     return lines

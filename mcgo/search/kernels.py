@@ -30,7 +30,7 @@ from ..playout.scoring import add_owner, black_value
 from ..tactics.eyes import is_true_eye
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_MODEL_DEPTH,
                       P_MODEL_PRIOR, P_MODEL_SHAPE, P_POLICY, P_PRIORS, P_RAVE, P_RAVE_EQUIV,
-                      P_SCORE_WEIGHT, P_SKIP_EYES, P_VIRTUAL_LOSS, P_VITAL_PRIOR, P_WIDEN,
+                      P_SCORE_WEIGHT, P_SKIP_EYES, P_TERRITORY, P_VIRTUAL_LOSS, P_VITAL_PRIOR, P_WIDEN,
                       P_WIDEN_FACTOR, P_WIDEN_VISITS)
 from .priors import set_model_priors, set_priors
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT,
@@ -308,6 +308,7 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
     path[0] = root
     floats[VISITS, root] += virtual_loss
     depth = 0
+    placed = 0          # stones black placed in the tree minus white's
     while info[PASSES] < 2 and depth + 1 < path.shape[0]:
         if ints[NUM_CHILDREN, node] == 0:
             # This simulation's own virtual loss is not a visit yet.
@@ -322,6 +323,8 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
         move = ints[MOVE, child]
         if move != PASS and legality(pts, info, move, info[TO_MOVE]) != LEGAL:
             break       # a torn read of a node another thread is writing
+        if move != PASS:
+            placed += 1 if info[TO_MOVE] == BLACK else -1
         play_legal(pts, info, zob, move, info[TO_MOVE])
         floats[VISITS, child] += virtual_loss
         depth += 1
@@ -340,7 +343,13 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
         if n_record > record.shape[0]:
             n_record = record.shape[0]
     size = info0[BOARDSIZE]
-    black_result = black_value(owner, params[P_KOMI], params[P_SCORE_WEIGHT], size * size)
+    komi = params[P_KOMI]
+    if params[P_TERRITORY] != 0.0:
+        # Territory is area less the stones placed. The playout's moves are free: most of
+        # them fill territory where a real game would pass. The tree's are not, so the
+        # search can tell a needed move from a point given away, and pass.
+        komi += placed
+    black_result = black_value(owner, komi, params[P_SCORE_WEIGHT], size * size)
     backup(ints, floats, params, path, depth, root_to_move, black_result, record, n_record,
            amaf_color)
     if learns:

@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import options
 from ..board import coords
-from ..board.board import Board
+from ..board.board import AREA, Board
 from ..board.history import Move
 from ..board import kernels as K
 from ..board.kernels import BLACK, EMPTY, PASS
@@ -248,7 +248,9 @@ def pick_move(board, result, cleanup=False, pass_holds=None):
     """The move to answer: the search's choice, except that
 
     * when the opponent has just passed and passing now wins (counting the dead stones as the
-      playouts see them, and they are settled), pass and end the game;
+      playouts see them, and they are settled; or, under area scoring, counting every stone
+      alive as Tromp-Taylor does), pass and end the game; the count is the board's, area or
+      territory (:attr:`Board.scoring`);
     * when the search's move lands in territory already decided (its own, to fill in, or the
       opponent's, where it dies), with every stone settled, no dame and no dead opponent
       stone left, passing wins, and ``pass_holds(board)`` confirms that the opponent cannot
@@ -281,8 +283,8 @@ def pick_move(board, result, cleanup=False, pass_holds=None):
         return best
     if opponent_passed and win_if_pass and is_settled(board, verdict):
         return PASS
-    if opponent_passed and sign * board.score() > 0:   # wins even counting every stone alive
-        return PASS
+    if opponent_passed and board.scoring == AREA and sign * board.score() > 0:
+        return PASS     # wins even counting every stone alive, as Tromp-Taylor (CGOS) counts
     if into_territory and pass_holds is not None and win_if_pass and not dead_opponent \
             and not dame_left(board, verdict) and is_settled(board, verdict) and pass_holds(board):
         return PASS

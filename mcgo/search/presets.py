@@ -23,7 +23,7 @@ P_RAVE = 1            # 1: blend AMAF values in
 P_RAVE_EQUIV = 2      # visits at which MC and AMAF weigh alike (Silver's b^2 = 1 / equiv)
 P_PRIORS = 3          # 1: virtual wins from playout knowledge at expansion
 P_EXPAND_AFTER = 4    # a leaf is expanded once it has this many visits
-P_KOMI = 5
+P_KOMI = 5            # komi, plus the stones black placed minus white's under territory scoring
 P_POLICY = 6          # playout policy number (mcgo.playout.dispatch)
 P_SKIP_EYES = 7       # 1: never search filling one's own true eye
 P_FIRST_PLAY = 8      # value of an unvisited child without priors
@@ -36,7 +36,8 @@ P_WIDEN_VISITS = 14   # ... one more child at this many visits of the node,
 P_WIDEN_FACTOR = 15   # ... and one more each time the visits grow by this factor
 P_SCORE_WEIGHT = 16   # share of a playout's value from its score (playout.scoring.black_value)
 P_VITAL_PRIOR = 17    # virtual wins of the vital point of a small eyespace (priors.set_priors)
-NPARAMS = 18
+P_TERRITORY = 18      # 1: territory scoring, each stone placed in the tree costs its side a point
+NPARAMS = 19
 
 THESIS_EXPLORATION = math.sqrt(1.0 / 5.0)  # eq. 8.1: sqrt(ln(parent plays) / (5 * plays))
 

@@ -30,6 +30,7 @@ from typing import Optional
 import numpy as np
 
 from .. import options
+from ..board.board import TERRITORY
 from ..board.history import Move
 from ..board.kernels import NFIELDS, NINFO, PASS, PASSES
 from ..playout import policy_id, shape_table, thread_seed
@@ -39,8 +40,8 @@ from ..playout.dispatch import new_work
 from ..playout.lgrf_policy import NO_MOVE, ROOT_BEFORE_LAST, SLOTS
 from ..stats import wilson_interval
 from . import kernels
-from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, STRONG, THESIS_EXPLORATION,
-                      parameter_vector, settings)
+from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, P_TERRITORY, STRONG,
+                      THESIS_EXPLORATION, parameter_vector, settings)
 from .priors import MODEL_PRIOR_VISITS
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
                    VISITS, WINS, Tree, capacity_for)
@@ -195,7 +196,7 @@ class Search:
         self.games = 0              # games searched since the seed was set (see new_game)
         self.max_memory_mb = max_memory_mb
         self.workers = None
-        self._key = None            # (size, komi, move filter) the trees were grown for
+        self._key = None            # (size, komi, scoring, move filter) the trees were grown for
         self._root_history = None   # the game's history (moves, set-ups) up to the trees' roots
         self._root_to_move = None   # and the side to move there
         self.last_result = None
@@ -251,7 +252,7 @@ class Search:
         return [Worker(size, Tree(capacity), 0, seeds[i], self.playout_model) for i in range(self.threads)]
 
     def _prepare(self, board, move_filter=None):
-        key = (board.size, board.komi, move_filter)
+        key = (board.size, board.komi, board.scoring, move_filter)
         if self.workers is None or self._key != key:
             self.workers = self._make_workers(board.size)
             self._key = key
@@ -389,8 +390,11 @@ class Search:
         :attr:`move_filter`). Returns a :class:`SearchResult`."""
         if playouts is None and seconds is None and stop is None:
             raise ValueError("a search needs playouts, seconds or a stop event")
-        params = parameter_vector(self.preset, board.komi, self.policy_number,
-                                  shared_tree=self.shared_tree, **self.overrides)
+        # Under territory scoring the stones placed so far count as they would in the tree.
+        params = parameter_vector(self.preset, board.komi + board.scoring_offset(),
+                                  self.policy_number, shared_tree=self.shared_tree,
+                                  **self.overrides)
+        params[P_TERRITORY] = 1.0 if board.scoring == TERRITORY else 0.0
         if not self.uses_model_prior(board):
             params[P_MODEL_PRIOR] = 0.0
         else:

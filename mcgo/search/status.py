@@ -220,11 +220,13 @@ def with_corner_net(board, verdict, net):
 
 
 def score_without(board, dead):
-    """Area score (black's view, komi included) after removing the ``dead`` stones."""
+    """The score (black's view, komi included, area or territory as ``board.scoring``
+    says) after removing the ``dead`` stones: under territory scoring they are prisoners."""
     cleaned = board.copy()
     if dead:
         cleaned.setup(empty=dead)
-    return cleaned.score()
+    # The board's own offset: the dead stones were placed, and are prisoners now.
+    return cleaned.area() - board.komi - board.scoring_offset()
 
 
 def is_settled(board, verdict):

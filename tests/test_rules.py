@@ -1,0 +1,143 @@
+"""Territory scoring (Japanese and Korean rules): the score, the GTP commands that choose
+the rules, and the endgame play they call for.
+
+References: GNU Go 3.8's own count under ``--japanese-rules``, and Fuego's regression suite
+``cleanup_japanese_rules.tst``: its expected scores at the end of two famous 9x9 examples
+(Yamato's and Aja Huang's, where each move inside one's own territory turns the result), and
+its expected moves where territory counting calls for another move than area counting.
+"""
+
+import json
+import os
+import re
+
+import pytest
+
+from helpers import Session, fails, load_rows
+from mcgo.gtp.controller import GtpEngine
+from mcgo.learn.movemodel import open_model
+from test_gtp import FINISHED
+
+FUEGO = os.path.join(os.path.dirname(__file__), "data", "fuego-regression")
+CLEANUP = os.path.join(FUEGO, "cleanup_japanese_rules.tst")
+FINAL_MOVES = "sgf/final_moves/"
+
+
+def cleanup_cases():
+    """The Yamato and Aja examples of Fuego's ``cleanup_japanese_rules.tst``: (sgf path,
+    move number, colour to move, expected final_score regex, expected genmove regex)."""
+    cases, loaded, move = [], None, None
+    lines = iter(open(CLEANUP).read().splitlines())
+    for line in lines:
+        words = line.split()
+        if words[:1] == ["loadsgf"]:
+            loaded = (words[1], int(words[2])) if words[1].startswith(FINAL_MOVES) else None
+        elif loaded and len(words) == 3 and words[1] == "reg_genmove":
+            color, move = words[2], next(lines).split()[1]
+        elif loaded and words[1:] == ["final_score"]:
+            score = next(lines).split()[1]
+            cases.append((*loaded, color, score, move))
+    return cases
+
+
+CASES = cleanup_cases()
+
+
+def test_the_suite_has_both_examples():
+    assert len(CASES) == 12
+    assert {os.path.basename(c[0]) for c in CASES} == {"yamato-example2.sgf", "aja-example.sgf"}
+
+
+def japanese(**options):
+    options.setdefault("seed", 1)
+    session = Session(size=9, komi=6.5, **options)
+    session.send("kgs-rules japanese")
+    return session
+
+
+def expected(regex_text):
+    """Fuego's ``#? [...]`` answer as a regex (a trailing ``*`` marks a known failure)."""
+    return re.compile(regex_text.rstrip("*")[1:-1], re.IGNORECASE)
+
+
+@pytest.mark.parametrize("sgf, number, color, score, move", CASES)
+def test_final_score_counts_territory_as_fuego_expects(sgf, number, color, score, move):
+    session = japanese()
+    session.send(f"loadsgf {os.path.join(FUEGO, sgf)} {number}")
+    assert expected(score).fullmatch(session.send("final_score"))
+
+
+def test_area_rules_score_the_same_positions_by_area():
+    """Under Chinese rules a move inside one's own territory changes nothing: every
+    position of the Yamato example is B+0.5, whoever played last."""
+    session = Session(size=9, komi=6.5, seed=1)
+    for sgf, number, *_ in CASES:
+        session.send(f"loadsgf {os.path.join(FUEGO, sgf)} {number}")
+        assert session.send("final_score") == "B+0.5"
+
+
+# Fuego's tests 10 and 150 of cleanup_japanese_rules.tst, which Fuego itself fails (starred):
+# (sgf, move number, colour, Fuego's expected answer). Under area rules mcgo passes in the
+# first (a point inside its own territory is free there) and plays H2 in the second.
+TERRITORY_MOVES = [("sgf/games/2010/LittleGolem/1173624.sgf", 48, "w", "[A1]*"),
+                   ("sgf/games/2012/KGS/Charles60-FuegoBot.sgf", 43, "b", "[B8]*")]
+
+
+@pytest.mark.parametrize("sgf, number, color, move", TERRITORY_MOVES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_territory_rules_choose_fuegos_move(sgf, number, color, move, seed):
+    """The last points under territory scoring, where each stone placed counts: the engine
+    as ``mcgo gtp`` makes it, with the shipped move model's priors."""
+    session = japanese(playouts=5000, resign=0, seed=seed, model=open_model("auto"))
+    session.send(f"loadsgf {os.path.join(FUEGO, sgf)} {number}")
+    assert expected(move).fullmatch(session.send(f"genmove {color}"))
+
+
+@pytest.fixture
+def gnugo_japanese(gnugo_command):
+    command = [w for w in gnugo_command if w != "--chinese-rules"] + ["--japanese-rules"]
+    with GtpEngine(command) as engine:
+        yield engine
+
+
+# The dead white stone F3 taken off by four black moves inside black's own territory: under
+# territory scoring they cost black four points and gain one prisoner.
+CAPTURE_F3 = ["play b E3", "play w pass", "play b G3", "play w pass", "play b F4",
+              "play w pass", "play b F2"]
+
+
+@pytest.mark.parametrize("name, extra", [(name, []) for name in sorted(FINISHED)]
+                         + [("dead stones", CAPTURE_F3)])
+def test_territory_score_agrees_with_gnugo_japanese_rules(gnugo_japanese, name, extra):
+    rows, komi = FINISHED[name]
+    ours = japanese()
+    for engine in (ours, gnugo_japanese):
+        load_rows(engine, rows, komi)
+        for command in extra:
+            engine.send(command)
+    assert ours.send("final_score") == gnugo_japanese.send("final_score").replace(".0", "")
+
+
+def test_rules_commands():
+    session = Session(size=9, komi=6.5, seed=1)
+    assert json.loads(session.send("kata-get-rules"))["scoring"] == "AREA"
+    for command in ("kgs-rules Japanese", "kata-set-rules korean", "go_rules japanese"):
+        session.send("kgs-rules chinese")
+        session.send(command)
+        assert json.loads(session.send("kata-get-rules"))["scoring"] == "TERRITORY", command
+        assert session.send("go_rules") == "japanese"
+    for command in ("kgs-rules aga", "kata-set-rules tromp-taylor", "go_rules cgos"):
+        session.send(command)
+        assert json.loads(session.send("kata-get-rules"))["scoring"] == "AREA", command
+    assert fails(session, "kgs-rules ing") == "unknown rules ing"
+    assert fails(session, "kgs-rules") == "syntax error"
+    assert json.loads(session.send("kata-get-rules"))["scoring"] == "AREA"   # unchanged
+    session.send("kgs-rules japanese")
+    session.send("boardsize 9")           # a new game keeps the rules
+    assert json.loads(session.send("kata-get-rules"))["scoring"] == "TERRITORY"
+
+
+def test_rules_option_on_the_command_line():
+    assert Session(size=9, rules="japanese").send("go_rules") == "japanese"
+    with pytest.raises(ValueError, match="unknown rules"):
+        Session(size=9, rules="ing")
