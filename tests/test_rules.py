@@ -141,3 +141,14 @@ def test_rules_option_on_the_command_line():
     assert Session(size=9, rules="japanese").send("go_rules") == "japanese"
     with pytest.raises(ValueError, match="unknown rules"):
         Session(size=9, rules="ing")
+
+
+def test_printsgf_names_territory_rules_for_sgfmill():
+    from sgfmill import sgf as sgfmill_sgf
+    session = japanese()
+    session.send("play b E5")
+    game = sgfmill_sgf.Sgf_game.from_string(session.send("printsgf"))
+    assert game.get_root().get("RU") == "Japanese"
+    session.send("kgs-rules chinese")
+    game = sgfmill_sgf.Sgf_game.from_string(session.send("printsgf"))
+    assert not game.get_root().has_property("RU")

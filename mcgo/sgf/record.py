@@ -113,7 +113,8 @@ def record_from_board(board, **headers):
     """The game that led to ``board``'s position, as a :class:`GameRecord` that
     :func:`mcgo.sgf.write_sgf` writes (python-chess's ``pgn.Game.from_board`` is the model).
 
-    Size and komi are the board's; the moves are its moves, and each set-up of its history
+    Size and komi are the board's (and the rules, ``RU[Japanese]``, under territory scoring);
+    the moves are its moves, and each set-up of its history
     stands where it was made (``setups[n]``: after the first ``n`` moves; several in a row
     are merged). ``headers`` are further :class:`GameRecord` fields: ``handicap``, ``black``,
     ``white``, ``result``, ``date``, ``comments``... When no move has been played and white
@@ -138,6 +139,8 @@ def record_from_board(board, **headers):
             before = setups.get(len(moves))
             setups[len(moves)] = entry if before is None else before.then(entry)
     fields = dict(size=board.size, komi=board.komi, moves=moves, setups=setups)
+    if board.scoring == "territory":
+        fields["rules"] = "Japanese"    # area scoring is the default and goes unsaid
     if not moves and board.to_move != BLACK:
         fields["player_to_move"] = board.to_move
     fields.update(headers)
