@@ -222,6 +222,23 @@ def test_a_bad_file_is_reported_and_the_others_still_run(tmp_path):
     assert report["total"][regress.PASS] == 1
 
 
+@pytest.mark.gnugo
+def test_files_run_at_once_give_the_same_report(hand_made_tst, fuego_regression_dir, gnugo_command,
+                                                tmp_path):
+    """``--jobs``: GNU Go's answers on two Fuego files and a hand-made one, a bad file among
+    them, reported exactly as when the files run one after another."""
+    bad = tmp_path / "bad.tst"
+    bad.write_text("10 name\n#? [(unclosed]\n")
+    files = [fuego_regression_dir / "9x9-blunder-endgame.tst", bad, hand_made_tst,
+             fuego_regression_dir / "uct_basics.tst"]
+    engine = as_command(gnugo_level1(gnugo_command))
+    one_by_one = regress.run_files(files, engine, echo=quiet, only_size=9)
+    at_once = regress.run_files(files, engine, echo=quiet, only_size=9, jobs=3)
+    assert at_once == one_by_one
+    assert len(one_by_one["files"]) == 3 and list(one_by_one["unreadable"]) == [str(bad)]
+    assert len(one_by_one["tests"]) > 15
+
+
 def fuego_section(fuego_regression_dir, name, first_line, last_test):
     """The lines of a vendored Fuego .tst file from ``first_line`` through test ``last_test``
     and its expectation, keeping only loadsgf, the tests and their expectations (Fuego's own
@@ -269,7 +286,7 @@ BLUNDER_ENDGAME_TESTS = {10: (49, {"F9", "G1"}, False), 20: (57, {"J5"}, True),
 def test_regress_help_through_the_command():
     result = subprocess.run(MCGO + ["regress", "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    for option in ("PATHS...", "--engine", "--timeout", "--size", "--json", "--quiet"):
+    for option in ("PATHS...", "--engine", "--timeout", "--size", "--json", "--quiet", "--jobs"):
         assert option in result.stdout
 
 

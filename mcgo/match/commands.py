@@ -233,7 +233,9 @@ def tune(engine, opponent, params, trials, games, size, komi, move_time, move_ca
 @click.option("--json", "json_path", type=OutputFile(), default=None,
               help="Also write every result and the counts to this JSON file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only unexpected results and summaries.")
-def regress(paths, engine, timeout, only_size, json_path, quiet):
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Files run at once, each on its own engine (the report is the same).")
+def regress(paths, engine, timeout, only_size, json_path, quiet, jobs):
     """Run .tst regression files (or directories, or .list files) against a GTP engine."""
     files = expand_paths(paths)
     if only_size is not None:
@@ -241,7 +243,7 @@ def regress(paths, engine, timeout, only_size, json_path, quiet):
         click.echo(f"{len(files)} files have {only_size}x{only_size} tests: "
                    f"{' '.join(f.name for f in files)}")
     echo = quiet_echo if quiet else click.echo
-    report = run_files(files, engine, timeout, echo, only_size)
+    report = run_files(files, engine, timeout, echo, only_size, jobs=jobs)
     click.echo(format_counts(f"total over {len(files)} files", report["total"]))
     if json_path:
         pathlib.Path(json_path).write_text(json.dumps(report, indent=1) + "\n")

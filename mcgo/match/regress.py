@@ -19,6 +19,7 @@ relative to the ``.tst`` file. A fresh engine runs each file; after a hang or a 
 restarted and the file goes on.
 """
 
+import concurrent.futures
 import dataclasses
 import pathlib
 import re
@@ -295,17 +296,34 @@ def format_counts(name, counts, setup_errors=0):
     return f"{name}: {passed}/{total} passed ({parts}){extra}"
 
 
-def run_files(paths, engine_command, timeout=DEFAULT_TIMEOUT, echo=print, only_size=None):
-    """Run many files; returns a report dict with per-file counts and every test result."""
+def run_files(paths, engine_command, timeout=DEFAULT_TIMEOUT, echo=print, only_size=None,
+              jobs=1):
+    """Run many files; returns a report dict with per-file counts and every test result.
+
+    With ``jobs`` > 1 that many files run at once, each on its own engine as always; the
+    report is the same as one at a time (files in the order given), and each test's line is
+    echoed as it is answered, so lines of different files may interleave."""
     report = {"engine": engine_command, "size": only_size, "files": {}, "tests": [],
               "unreadable": {}}
-    for path in paths:
+
+    def run(path):
         try:
-            results, setup_errors = run_file(path, engine_command, timeout, echo, only_size)
+            return run_file(path, engine_command, timeout, echo, only_size)
         except RegressError as exc:  # one bad file must not cost the others' results
-            report["unreadable"][str(path)] = exc.message
-            echo(f"{pathlib.Path(path).name}: skipped: {exc.message}")
+            return exc
+
+    if jobs > 1:
+        # Threads suffice: the engines are processes, and a thread only waits on one.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            outcomes = list(pool.map(run, paths))
+    else:
+        outcomes = map(run, paths)
+    for path, outcome in zip(paths, outcomes):
+        if isinstance(outcome, RegressError):
+            report["unreadable"][str(path)] = outcome.message
+            echo(f"{pathlib.Path(path).name}: skipped: {outcome.message}")
             continue
+        results, setup_errors = outcome
         counts = count_outcomes(results)
         report["files"][str(path)] = {"counts": counts, "setup_errors": setup_errors}
         report["tests"].extend(dataclasses.asdict(r) for r in results)
