@@ -152,3 +152,42 @@ def test_printsgf_names_territory_rules_for_sgfmill():
     session.send("kgs-rules chinese")
     game = sgfmill_sgf.Sgf_game.from_string(session.send("printsgf"))
     assert not game.get_root().has_property("RU")
+
+
+def test_fuego_go_param_rules():
+    session = Session(size=9, komi=6.5, seed=1)
+    assert session.send("go_param_rules") == "capture_dead 0\njapanese_scoring 0"
+    session.send("go_param_rules japanese_scoring 1")
+    assert json.loads(session.send("kata-get-rules"))["scoring"] == "TERRITORY"
+    session.send("go_param_rules capture_dead 1")
+    assert session.send("go_param_rules") == "capture_dead 1\njapanese_scoring 1"
+    assert fails(session, "go_param_rules ko_rule simple") == "unknown parameter ko_rule"
+    assert fails(session, "go_param_rules capture_dead yes") == "capture_dead must be 0 or 1"
+    assert fails(session, "go_param_rules capture_dead") == "syntax error"
+
+
+def test_settled_game_under_territory_scoring_is_passed_out_as_fuego_expects():
+    """Fuego's ``simpleplayers.tst`` 2000-2002 (``test-pass.sgf``): under Japanese scoring
+    with every chain settled, both sides pass, the winner leaving the dead stones in its
+    territory and the loser placing no stone that could only lose a point more; once dead
+    stones must be captured (``capture_dead 1``), the winner does not pass."""
+    session = Session(size=9, komi=7.5, playouts=10000, resign=0, seed=1)
+    session.send(f"loadsgf {os.path.join(FUEGO, 'sgf/simpleplayers/test-pass.sgf')}")
+    session.send("go_param_rules japanese_scoring 1")
+    session.send("go_param_rules capture_dead 0")
+    assert session.send("reg_genmove white") == "pass"
+    assert session.send("reg_genmove black") == "pass"
+    session.send("go_param_rules capture_dead 1")
+    assert session.send("reg_genmove black") != "pass"
+
+
+def test_cleanup_takes_a_liberty_of_a_dead_chain_on_the_edge():
+    """``kgs-genmove_cleanup`` where the dead chains stand on the edge (a neighbour off the
+    board once made it fail): Fuego expects a move, not a pass (``simpleplayers.tst`` 2002);
+    the white chain along the first line is dead, its liberties E1 and F1."""
+    session = japanese(playouts=3000, resign=0)
+    session.send(f"loadsgf {os.path.join(FUEGO, 'sgf/simpleplayers/test-pass.sgf')}")
+    dead = session.send("final_status_list dead").split()
+    assert {"A1", "B1", "C1", "D1"} <= set(dead)
+    move = session.send("kgs-genmove_cleanup black")
+    assert move != "pass"

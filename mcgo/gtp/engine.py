@@ -105,6 +105,7 @@ class Engine:
         self._ponder_position = None  # the board to ponder on while it stays the position
         self._shown_net = None       # the shipped network, loaded when mcgo-ownership asks
         self.scoring = options.rules_scoring(rules)     # the board's: "area" or "territory"
+        self.capture_dead = False    # Fuego's go_param_rules capture_dead: every genmove cleans up
         self._new_board(size, komi)
 
     def warm_up(self):
@@ -506,8 +507,8 @@ class Engine:
         if self.move_player is not None and self.move_player.plays(board):   # no search
             return self._as_answer(self.move_player.choose(board, self.search.move_filter),
                                    board)
-        move = self.player.choose(board, self.handicap, cleanup, self.received_at,
-                                  on_progress, interval)
+        move = self.player.choose(board, self.handicap, cleanup or self.capture_dead,
+                                  self.received_at, on_progress, interval)
         return self._as_answer(move, board)
 
     @staticmethod
@@ -822,6 +823,27 @@ class Engine:
         ``tromp-taylor``...; :data:`mcgo.options.RULES_SCORING`), not its JSON."""
         need(args, 1, 1)
         self.set_rules(args[0])
+        return ""
+
+    def cmd_go_param_rules(self, args):
+        """Fuego's ``go_param_rules [KEY VALUE]``, two of its keys: ``japanese_scoring 0|1``
+        (territory or area scoring) and ``capture_dead 0|1`` (take the dead stones before
+        passing: every ``genmove`` is then a ``kgs-genmove_cleanup``). Without arguments,
+        both with their values, as Fuego lists its own."""
+        need(args, 0, 2)
+        if not args:
+            return (f"capture_dead {int(self.capture_dead)}\n"
+                    f"japanese_scoring {int(self.scoring == 'territory')}")
+        need(args, 2, 2)
+        key, value = args[0].lower(), args[1]
+        if key not in ("japanese_scoring", "capture_dead"):
+            raise GtpError(f"unknown parameter {args[0]}")
+        if value not in ("0", "1"):
+            raise GtpError(f"{key} must be 0 or 1")
+        if key == "capture_dead":
+            self.capture_dead = value == "1"
+        else:
+            self.set_rules("japanese" if value == "1" else "chinese")
         return ""
 
     def cmd_go_rules(self, args):

@@ -333,9 +333,14 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
     n_record = 0
     policy = int(params[P_POLICY])
     learns = policy == LGRF_POLICY
-    if info[PASSES] >= 2:
-        owner_map(pts, info, owner)
+    territory = params[P_TERRITORY] != 0.0
+    if info[PASSES] >= 2 and not territory:
+        owner_map(pts, info, owner)     # area: two passes end the game, every stone counts
     else:
+        if info[PASSES] >= 2:
+            # Under territory scoring the dead stones come off at the count: let the
+            # playout find them, as if no one had passed.
+            info[PASSES] = 0
         if learns:
             work[SLOTS][PLAYOUT_BEFORE_LAST] = move_before_leaf(
                 ints, path, depth, info0[LAST_MOVE], work[SLOTS][ROOT_BEFORE_LAST])
@@ -344,7 +349,7 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
             n_record = record.shape[0]
     size = info0[BOARDSIZE]
     komi = params[P_KOMI]
-    if params[P_TERRITORY] != 0.0:
+    if territory:
         # Territory is area less the stones placed. The playout's moves are free: most of
         # them fill territory where a real game would pass. The tree's are not, so the
         # search can tell a needed move from a point given away, and pass.

@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import options
 from ..board import coords
-from ..board.board import AREA, Board
+from ..board.board import AREA, TERRITORY, Board
 from ..board.history import Move
 from ..board import kernels as K
 from ..board.kernels import BLACK, EMPTY, PASS
@@ -51,6 +51,7 @@ CLEANUP_WON = 0.9              # ... and any such move may, once the game is thi
 WON_WINRATE = 0.95             # a search this sure of winning no longer tells its moves apart:
 WON_MARGIN = 0.03              # among moves this close to its win rate
 WON_SHARE = 0.1                # with this part of the top visits, the tree's prior decides
+LOST_WINRATE = 0.05            # under territory scoring, a settled game this lost is passed out
 PONDER_FULL = 0.9 * REUSE_LIMIT  # pondering stops with the tree this full: a fuller one is not reused
 PONDER_CHECK = 0.05            # seconds between the pondering's looks at how full the tree is
 WARM_UP_SIZE = 9               # kernels do not depend on the board size: a small board loads them
@@ -252,11 +253,14 @@ def pick_move(board, result, cleanup=False, pass_holds=None):
       alive as Tromp-Taylor does), pass and end the game; the count is the board's, area or
       territory (:attr:`Board.scoring`);
     * when the search's move lands in territory already decided (its own, to fill in, or the
-      opponent's, where it dies), with every stone settled, no dame and no dead opponent
-      stone left, passing wins, and ``pass_holds(board)`` confirms that the opponent cannot
-      turn the game after a pass: pass. Under territory rules, as on KGS, such a move costs
-      a point; under area rules it changes nothing. (The search's ownership alone cannot
-      tell: it is the ownership after the search's own move, which may be the vital one.)
+      opponent's, where it dies), with every stone settled, no dame and (under area
+      scoring) no dead opponent stone left, passing wins, and ``pass_holds(board)`` confirms
+      that the opponent cannot turn the game after a pass: pass. Under territory rules, as
+      on KGS, such a move costs a point; under area rules it changes nothing. (The search's
+      ownership alone cannot tell: it is the ownership after the search's own move, which
+      may be the vital one.) Under territory scoring, when such a move is all that is left
+      and the game is lost (win rate below ``LOST_WINRATE``), pass too: it would only lose
+      a point more;
     * never pass when passing would lose on the board as it stands, if there is another move;
     * ``cleanup`` (kgs-genmove_cleanup): no pass while dead opponent stones are on the board,
       and among the moves within ``CLEANUP_MARGIN`` of the best win rate, one that takes a
@@ -285,9 +289,16 @@ def pick_move(board, result, cleanup=False, pass_holds=None):
         return PASS
     if opponent_passed and board.scoring == AREA and sign * board.score() > 0:
         return PASS     # wins even counting every stone alive, as Tromp-Taylor (CGOS) counts
-    if into_territory and pass_holds is not None and win_if_pass and not dead_opponent \
-            and not dame_left(board, verdict) and is_settled(board, verdict) and pass_holds(board):
+    # Under territory scoring dead stones stay on the board to the count (a dispute goes to
+    # kgs-genmove_cleanup), and taking them inside one's own territory costs a point a move.
+    territory = board.scoring == TERRITORY
+    nothing_left = not dame_left(board, verdict) and is_settled(board, verdict)
+    if into_territory and (territory or not dead_opponent) and nothing_left \
+            and win_if_pass and pass_holds is not None and pass_holds(board):
         return PASS
+    if territory and (into_territory or best == PASS) and not win_if_pass \
+            and result.winrate < LOST_WINRATE and nothing_left:
+        return PASS     # lost, and each stone placed would only lose a point more
     if best == PASS and not win_if_pass:
         return best_non_pass(result, best)
     return best
@@ -323,7 +334,7 @@ def cleanup_move(board, result, dead):
             continue
         libs = int(board.pts[K.LIBS, board.pts[K.HEAD, p]])
         for q in (p - 1, p + 1, p - w, p + w):
-            if board.color_at(q) == EMPTY:
+            if board.pts[K.COLOR, q] == EMPTY:     # a stone on the edge has border neighbours
                 targets[q] = min(libs, targets.get(q, libs))
     visited = [m for m in result.moves if m.visits > 0]
     if not visited or not targets:
