@@ -220,7 +220,8 @@ def engine_options(command):
                      help="Board size at start [gtp: 19, play: 9]."),
         click.option("--komi", type=FINITE, default=options.DEFAULT_KOMI, show_default=True,
                      help="Komi (a GTP komi command or an SGF KM overrides it)."),
-        click.option("--rules", type=click.Choice(list(options.RULES_SCORING), case_sensitive=False),
+        click.option("--rules",
+                     type=click.Choice(list(options.RULES_SCORING), case_sensitive=False),
                      default=options.DEFAULT_RULES, show_default=True,
                      help="Rules: japanese and korean count territory and prisoners, the others "
                           "area (GTP kgs-rules or kata-set-rules changes them)."),

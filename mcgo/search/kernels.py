@@ -30,8 +30,8 @@ from ..playout.scoring import add_owner, black_value
 from ..tactics.eyes import is_true_eye
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_MODEL_DEPTH,
                       P_MODEL_PRIOR, P_MODEL_SHAPE, P_POLICY, P_PRIORS, P_RAVE, P_RAVE_EQUIV,
-                      P_SCORE_WEIGHT, P_SKIP_EYES, P_TERRITORY, P_VIRTUAL_LOSS, P_VITAL_PRIOR, P_WIDEN,
-                      P_WIDEN_FACTOR, P_WIDEN_VISITS)
+                      P_SCORE_WEIGHT, P_SKIP_EYES, P_TERRITORY, P_VIRTUAL_LOSS, P_VITAL_PRIOR,
+                      P_WIDEN, P_WIDEN_FACTOR, P_WIDEN_VISITS)
 from .priors import set_model_priors, set_priors
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT,
                    MODEL_PRIORED, MOVE, NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS,
