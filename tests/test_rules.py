@@ -76,11 +76,13 @@ def test_area_rules_score_the_same_positions_by_area():
         assert session.send("final_score") == "B+0.5"
 
 
-# Fuego's tests 10 and 150 of cleanup_japanese_rules.tst, which Fuego itself fails (starred):
-# (sgf, move number, colour, Fuego's expected answer). Under area rules mcgo passes in the
-# first (a point inside its own territory is free there) and plays H2 in the second.
+# Fuego's tests 10, 150 and 160 of cleanup_japanese_rules.tst, which Fuego itself fails
+# (starred): (sgf, move number, colour, Fuego's expected answer). Under area rules mcgo passes
+# in the first (a point inside its own territory is free there) and the third (white has
+# just passed; "passing as in the game loses by 0.5"), and plays H2 in the second.
 TERRITORY_MOVES = [("sgf/games/2010/LittleGolem/1173624.sgf", 48, "w", "[A1]*"),
-                   ("sgf/games/2012/KGS/Charles60-FuegoBot.sgf", 43, "b", "[B8]*")]
+                   ("sgf/games/2012/KGS/Charles60-FuegoBot.sgf", 43, "b", "[B8]*"),
+                   ("sgf/games/2012/KGS/Charles60-FuegoBot.sgf", 45, "b", "[B8]*")]
 
 
 @pytest.mark.parametrize("sgf, number, color, move", TERRITORY_MOVES)

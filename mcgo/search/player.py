@@ -178,7 +178,8 @@ class Player:
             return None
         return pick_move(board, result, cleanup=cleanup,
                          pass_holds=lambda position: self.pass_holds(position, result,
-                                                                     received_at))
+                                                                     received_at),
+                         position_verdict=self.position_verdict)
 
     def ponder(self, board, stop):
         """Search ``board`` (the position after our move, the opponent to move) until
@@ -215,6 +216,12 @@ class Player:
         self._lost_at.add(number)
         return all(number - 2 * k in self._lost_at for k in range(RESIGN_STREAK))
 
+    def position_verdict(self, board):
+        """The chains' statuses in ``board`` as it stands, by playouts from it (as
+        ``final_status_list`` judges them), not by the search's ownership, which is the one
+        after the search's own move."""
+        return estimate(board, seed=self.seed, threads=self.search.threads)
+
     def pass_holds(self, board, result, received_at=None):
         """Search the position after ``board.to_move`` passes: True when the opponent's best
         there still loses (it has no vital point or invasion that turns the game).
@@ -245,13 +252,15 @@ class Player:
         return self._pass_search
 
 
-def pick_move(board, result, cleanup=False, pass_holds=None):
+def pick_move(board, result, cleanup=False, pass_holds=None, position_verdict=None):
     """The move to answer: the search's choice, except that
 
     * when the opponent has just passed and passing now wins (counting the dead stones as the
       playouts see them, and they are settled; or, under area scoring, counting every stone
       alive as Tromp-Taylor does), pass and end the game; the count is the board's, area or
-      territory (:attr:`Board.scoring`);
+      territory (:attr:`Board.scoring`). Under territory scoring, where the last points
+      decide close games, the dead stones are those of ``position_verdict(board)`` (the
+      position as it stands) when it is given;
     * when the search's move lands in territory already decided (its own, to fill in, or the
       opponent's, where it dies), with every stone settled, no dame and (under area
       scoring) no dead opponent stone left, passing wins, and ``pass_holds(board)`` confirms
@@ -285,7 +294,13 @@ def pick_move(board, result, cleanup=False, pass_holds=None):
         if dead_opponent:
             return cleanup_move(board, result, verdict.dead) or best_non_pass(result, best)
         return best
-    if opponent_passed and win_if_pass and is_settled(board, verdict):
+    if opponent_passed and board.scoring == TERRITORY and position_verdict is not None:
+        # The search's ownership is the one after its own move, which may be the very point
+        # the count turns on (Fuego's cleanup_japanese_rules.tst 160): judge the board as is.
+        now = position_verdict(board)
+        if sign * score_without(board, now.dead) > 0 and is_settled(board, now):
+            return PASS
+    elif opponent_passed and win_if_pass and is_settled(board, verdict):
         return PASS
     if opponent_passed and board.scoring == AREA and sign * board.score() > 0:
         return PASS     # wins even counting every stone alive, as Tromp-Taylor (CGOS) counts
