@@ -137,3 +137,34 @@ def test_resigns_only_after_three_own_moves_found_the_game_lost():
         board.play("pass")
     assert answers[:-1] == [a for a in answers[:-1] if a is not None] and len(answers) == RESIGN_STREAK
     assert answers[-1] is None and answers[0] is not None and RESIGN_STREAK > 1
+
+
+def test_fills_a_spare_eye_rather_than_pass_into_a_loss(fuego_regression_dir):
+    """Fuego's ``final_moves.tst`` 20 (CGOS rules): black loses if it passes, and its only
+    other moves are its own eyes; any of them keeps its Benson-safe chains alive."""
+    session = Session(size=9, komi=7.5, playouts=3000, resign=0, seed=1)
+    session.send("go_rules cgos")
+    session.send(f"loadsgf {fuego_regression_dir / 'sgf/final_moves/play-in-benson-safe.1.sgf'}")
+    assert session.send("reg_genmove b") in {"B1", "E1", "J1", "D2", "F2", "F5", "F8"}
+
+
+def test_a_chain_with_two_eyes_has_no_spare_eye():
+    """Filling either eye of an enclosed two-eyed chain lets the other side capture it
+    (checked with sgfmill's rules): no spare eye there; with a third eye, there is one."""
+    from sgfmill import boards
+    black = ["A9", "B9", "C9", "D9", "E9", "A8", "C8", "E8", "A7", "B7", "C7", "D7", "E7"]
+    white = ["F9", "F8", "F7", "A6", "B6", "C6", "D6", "E6", "F6"]
+    board = mcgo.Board(9)
+    board.setup(black=black, white=white)
+    assert player_module.spare_eye(board) is None
+    reference = boards.Board(9)
+    for color, points in (("b", black), ("w", white)):
+        for vertex in points:
+            reference.play(*coords.row_col(board.point(vertex), 9), color)
+    reference.play(*coords.row_col(board.point("B8"), 9), "b")      # black fills an eye
+    reference.play(*coords.row_col(board.point("D8"), 9), "w")      # white takes the chain
+    assert reference.get(*coords.row_col(board.point("A9"), 9)) is None
+    board = mcgo.Board(9)
+    board.setup(black=black + ["G9", "G8", "G7", "F6", "F5", "E5", "D5", "C5", "B5", "A5",
+                               "F9", "F7", "A6", "B6", "C6", "D6", "E6"])     # a third eye, F8
+    assert player_module.spare_eye(board) is not None

@@ -32,6 +32,7 @@ from ..board.history import Move
 from ..board import kernels as K
 from ..board.kernels import BLACK, EMPTY, PASS
 from ..tactics.atari import is_self_atari
+from ..tactics.eyes import is_true_eye
 from ..playout import mean_ownership
 from .search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, REUSE_LIMIT, Search
 from .status import SETTLED, dame_left, estimate, is_settled, judge, score_without
@@ -315,7 +316,8 @@ def pick_move(board, result, cleanup=False, pass_holds=None, position_verdict=No
             and result.winrate < LOST_WINRATE and nothing_left:
         return PASS     # lost, and each stone placed would only lose a point more
     if best == PASS and not win_if_pass:
-        return best_non_pass(result, best)
+        fallback = spare_eye(board) if board.scoring == AREA else None
+        return best_non_pass(result, PASS if fallback is None else fallback)
     return best
 
 
@@ -363,6 +365,29 @@ def cleanup_move(board, result, dead):
     playable = [q for q in sorted(targets, key=lambda q: (targets[q], q))
                 if board.legality(q) is None and not is_self_atari(board.pts, w, q, color)]
     return playable[0] if playable else None
+
+
+def spare_eye(board):
+    """A true eye of the side to move that it can fill and keep every chain around it with
+    two other true eyes, or None. When passing loses and the search found nothing else (it
+    does not look at filling one's own eyes), such a move costs nothing under area scoring
+    and keeps the game going (Fuego's ``final_moves.tst`` 20)."""
+    color = board.to_move
+    w = board.size + 2
+    pts = board.pts
+    eyes = [p for p in coords.all_points(board.size)
+            if pts[K.COLOR, p] == EMPTY and is_true_eye(pts, w, p, color)]
+
+    def eyes_of(head):
+        return {e for e in eyes if any(pts[K.COLOR, q] == color and pts[K.HEAD, q] == head
+                                       for q in (e - 1, e + 1, e - w, e + w))}
+
+    for p in eyes:
+        heads = {int(pts[K.HEAD, q]) for q in (p - 1, p + 1, p - w, p + w)
+                 if pts[K.COLOR, q] == color}
+        if all(len(eyes_of(h) - {p}) >= 2 for h in heads) and board.is_legal(p):
+            return p
+    return None
 
 
 def best_non_pass(result, fallback):
