@@ -847,8 +847,10 @@ class Engine:
         return ""
 
     def cmd_go_rules(self, args):
-        """Fuego's ``go_rules japanese|chinese|cgos``, as its regression suites send it;
-        without an argument, the scoring's rule set as Fuego names it."""
+        """Fuego's ``go_rules japanese|chinese|cgos``, as its regression suites send it: the
+        scoring only (Fuego's cgos also makes capturing the dead stones a duty, which
+        ``go_param_rules capture_dead 1`` asks for here). Without an argument, the rule set
+        of the scoring, as Fuego names it."""
         need(args, 0, 1)
         if not args:
             return "japanese" if self.scoring == "territory" else "chinese"
