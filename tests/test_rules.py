@@ -68,12 +68,21 @@ def test_final_score_counts_territory_as_fuego_expects(sgf, number, color, score
 
 
 def test_area_rules_score_the_same_positions_by_area():
-    """Under Chinese rules a move inside one's own territory changes nothing: every
-    position of the Yamato example is B+0.5, whoever played last."""
+    """Under Chinese rules a move inside one's own territory changes nothing: where no stone
+    is dead, the score is sgfmill's area count of the same position, whoever played last."""
+    from sgfmill import sgf as sgfmill_sgf, sgf_moves
     session = Session(size=9, komi=6.5, seed=1)
     for sgf, number, *_ in CASES:
-        session.send(f"loadsgf {os.path.join(FUEGO, sgf)} {number}")
-        assert session.send("final_score") == "B+0.5"
+        path = os.path.join(FUEGO, sgf)
+        session.send(f"loadsgf {path} {number}")
+        game = sgfmill_sgf.Sgf_game.from_bytes(open(path, "rb").read())
+        board, plays = sgf_moves.get_setup_and_moves(game)
+        for colour, move in plays[:number - 1]:
+            board.play(*move, colour)
+        if session.send("final_status_list dead"):
+            continue      # sgfmill counts every stone alive (Tromp-Taylor)
+        margin = board.area_score() - game.get_komi()
+        assert session.send("final_score") == f"{'B' if margin > 0 else 'W'}+{abs(margin):g}"
 
 
 # Fuego's tests 10, 150 and 160 of cleanup_japanese_rules.tst, which Fuego itself fails
@@ -139,10 +148,15 @@ def test_rules_commands():
     assert json.loads(session.send("kata-get-rules"))["scoring"] == "TERRITORY"
 
 
-def test_rules_option_on_the_command_line():
+def test_rules_on_the_command_line():
+    import subprocess
+    import sys
     assert Session(size=9, rules="japanese").send("go_rules") == "japanese"
     with pytest.raises(ValueError, match="unknown rules"):
         Session(size=9, rules="ing")
+    proc = subprocess.run([sys.executable, "-m", "mcgo", "gtp", "--rules", "ing"],
+                          input=b"", capture_output=True, timeout=120)
+    assert proc.returncode == 2 and b"--rules" in proc.stderr
 
 
 def test_printsgf_names_territory_rules_for_sgfmill():
