@@ -368,10 +368,11 @@ def open_move_model(choice):
               help="After each move, search on in the opponent's time, until the next "
                    "command or half the tree memory (--max-memory) is used; the next move "
                    "reuses that tree.")
-@click.option("--player", "player_kind", type=click.Choice(["mcts", "cfg", "td"]), default="mcts",
-              show_default=True,
+@click.option("--player", "player_kind", type=click.Choice(["mcts", "cfg", "td", "playout"]),
+              default="mcts", show_default=True,
               help="Who chooses genmove's answer: the search, seed 000's move scorer alone "
-                   "(Foulds's one-move player), or seed 004's 7x7 TD net (--td-net); analysis "
+                   "(Foulds's one-move player), seed 004's 7x7 TD net (--td-net), or the "
+                   "playout policy (--policy: its most frequent first move); analysis "
                    "commands still search.")
 @click.option("--td-net", default="td1", show_default=True, metavar="td0|td1|FILE",
               help="The net of --player td: a shipped one (lambda 0 or 1) or a file of mcgo "
@@ -453,6 +454,8 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
             (outcome_model, evaluator_visits) if outcome_model is not None else None
         engine.ponder = ponder
         engine.move_player = move_player
+        if player_kind == "playout":
+            engine.use_playout_player()
         engine.player.move_prior = (move_scorer, cfg_prior) if cfg_prior else None
         engine.opening_advisor = advisor if casebase != "default" else \
             make_opening_advisor(casebase, casebase_moves, quiet)

@@ -48,6 +48,7 @@ from ..board.history import Move
 from ..board.kernels import BLACK, PASS, WHITE
 from ..playout import ownership
 from ..search.player import Player
+from ..search.playout_player import PlayoutPlayer
 from ..search.status import STATUS_PLAYOUTS, STATUSES, Status
 from . import analysis
 from .protocol import (NAME, PROTOCOL_VERSION, GtpError, Quit, format_reply, is_number, log,
@@ -470,6 +471,8 @@ class Engine:
         self.seed = options.normalize_seed(parse_int(args[0]))
         self.player.set_seed(self.seed)
         self.status.seed = self.seed
+        if isinstance(self.move_player, PlayoutPlayer):
+            self.move_player.seed = self.seed
         return ""
 
     def cmd_kgs_game_over(self, args):
@@ -844,6 +847,29 @@ class Engine:
             self.capture_dead = value == "1"
         else:
             self.set_rules("japanese" if value == "1" else "chinese")
+        return ""
+
+    def use_playout_player(self, on=True):
+        """Let the playout policy choose ``genmove``'s answer without search
+        (:class:`mcgo.search.playout_player.PlayoutPlayer`), or (``on=False``) the search."""
+        self.move_player = PlayoutPlayer(self.policy, self.search.playout_model, self.seed) \
+            if on else None
+
+    def cmd_uct_param_player(self, args):
+        """Fuego's ``uct_param_player [KEY VALUE]``, one of its keys: ``search_mode
+        uct|playout_policy`` (``genmove`` searches, or plays the playout policy's move, as
+        Fuego's ``playout_*.tst`` regression files ask). Without arguments, the key with its
+        value, as Fuego lists its own."""
+        need(args, 0, 2)
+        mode = "playout_policy" if isinstance(self.move_player, PlayoutPlayer) else "uct"
+        if not args:
+            return f"search_mode {mode}"
+        need(args, 2, 2)
+        if args[0].lower() != "search_mode":
+            raise GtpError(f"unsupported parameter {args[0]}")
+        if args[1] not in ("uct", "playout_policy"):
+            raise GtpError(f"search_mode must be uct or playout_policy, not {args[1]}")
+        self.use_playout_player(args[1] == "playout_policy")
         return ""
 
     def cmd_go_rules(self, args):

@@ -69,12 +69,12 @@ import numpy as np
 from .. import options
 from ..board import coords
 from .common import RECORD_COLORS
-from .dispatch import NO_RECORD, POLICY_NAMES, new_work, run_batch, run_playout
+from .dispatch import NO_RECORD, POLICY_NAMES, first_move_counts, new_work, run_batch, run_playout
 from .learned_policy import model_tables, playout_tables
 from .patterns import pattern_table
 from .scoring import board_array, mean_ownership
 
-__all__ = ["simulate", "ownership", "policy_id", "shape_table", "PlayoutStats",
+__all__ = ["simulate", "ownership", "first_moves", "policy_id", "shape_table", "PlayoutStats",
            "POLICY_NAMES", "run_batch", "run_playout", "new_work", "NO_RECORD", "RECORD_COLORS",
            "board_array", "mean_ownership", "model_tables", "playout_tables"]
 
@@ -165,6 +165,26 @@ def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threa
     if ownership:
         stats.owner_sum = np.sum(sums, axis=0)
     return stats
+
+
+def first_moves(board, playouts=100, policy="auto", seed=0, model=None):
+    """How often each move was the first of ``playouts`` playouts from ``board`` with the
+    side to move: ``{point: count}`` (``PASS`` for a playout that passed at once), most
+    frequent first. ``model``: as :func:`simulate`.
+
+    >>> import mcgo
+    >>> board = mcgo.Board(9)
+    >>> for vertex in "C4 pass E4 pass D5 D4".split():  # white's D4 is in atari
+    ...     board.play(coords.from_gtp(vertex, 9))
+    >>> counts = first_moves(board, playouts=50, policy="pattern", seed=1)
+    >>> {coords.to_gtp(p, 9): n for p, n in counts.items()}      # every playout takes it
+    {'D3': 50}
+    """
+    counts = first_move_counts(policy_id(policy), board.pts, board.info, board.zob, shape_table(),
+                               seed, playouts, playout_tables(policy, model))
+    points = np.flatnonzero(counts)
+    order = sorted(points, key=lambda p: (-counts[p], p))
+    return {int(p): int(counts[p]) for p in order}
 
 
 def ownership(board, playouts=1000, policy="auto", seed=0, threads=1, model=None):

@@ -20,7 +20,7 @@ import numpy as np
 from .. import options
 from ..board.kernels import BOARDSIZE, LAST_MOVE, copy_position
 from ..jit import allocating_kernel, kernel
-from .common import MOVE_CAP_FACTOR, seed_rng
+from .common import MOVE_CAP_FACTOR, RECORD_COLORS, seed_rng
 from ..tactics.ladder import new_ladder_space
 from .fill_policy import SCRATCH_ROWS
 from .lgrf_policy import (PLAYOUT_BEFORE_LAST, REPLY1, REPLY2, SLOTS, learn_record,
@@ -108,3 +108,24 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum, model):
         if accumulate:
             add_owner(owner_sum, owner)
     return black_wins, moves
+
+
+@allocating_kernel
+def first_move_counts(policy, pts0, info0, zob, pat3, seed, n, model):
+    """How often each point was the first move of ``n`` playouts of ``policy`` from the
+    position ``(pts0, info0)``, seeded by ``seed``: an int32 array indexed by point (index
+    ``PASS``, 0, counts the passes). The playout policy as a player (Fuego's
+    ``search_mode playout_policy``, Pachi's replay engine) plays the most frequent one."""
+    pts = np.empty_like(pts0)
+    info = np.empty_like(info0)
+    work = new_work(info0[BOARDSIZE])
+    owner = np.zeros(pts0.shape[1], dtype=np.int8)
+    record = np.zeros(1, dtype=np.int32)
+    counts = np.zeros(pts0.shape[1], dtype=np.int32)
+    rng = seed_rng(seed)
+    for _ in range(n):
+        copy_position(pts0, info0, pts, info)
+        record[0] = 0                       # PASS * RECORD_COLORS: a playout that ends at once
+        run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model)
+        counts[record[0] // RECORD_COLORS] += 1
+    return counts
