@@ -44,7 +44,7 @@ def test_plays_the_move_fuego_expects_of_its_playout_policy(fuego_regression_dir
     assert expectation.matches(session.send(command))
 
 
-def test_uct_param_player_switches_between_search_and_playouts(fuego_regression_dir):
+def test_uct_param_player_switches_between_search_and_playouts():
     session = Session(size=9, seed=1)
     assert session.send("uct_param_player") == "search_mode uct"
     assert fails(session, "uct_param_player max_games 1000") == "unsupported parameter max_games"

@@ -27,15 +27,12 @@ class PlayoutPlayer:
     def plays(self, board):
         return True
 
-    def first_moves(self, board):
-        """``{point: count}`` of the first moves of ``self.runs`` playouts, most frequent first."""
-        from ..playout import first_moves
-        return first_moves(board, self.runs, self.policy, self.seed, self.model)
-
     def choose(self, board, move_filter=None):
         """The most frequent first move of ``board.to_move``'s playouts that the filter
         allows, or ``PASS``."""
-        for move in self.first_moves(board):          # a pass comes first only when no move is left
+        from ..playout import first_moves
+        counts = first_moves(board, self.runs, self.policy, self.seed, self.model)
+        for move in counts:          # most frequent first; a pass leads only when no move is left
             if move == PASS or move_filter is None or move_filter.allows(board.to_move, move, 1):
                 return move
         return PASS
