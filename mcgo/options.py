@@ -22,7 +22,7 @@ DEFAULT_PLAY_SIZE = 9
 # ``learned`` samples the learned move model (:mod:`mcgo.playout.learned_policy`); ``lgrf``
 # plays the last good replies of earlier simulations (:mod:`mcgo.playout.lgrf_policy`).
 PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical", "lgrf",
-                    "guided", "pattern2", "ko")
+                    "guided", "pattern2", "ko", "capture")
 # The policies whose playouts read the learned move model (the shipped one unless given).
 MODEL_PLAYOUT_POLICIES = ("learned", "guided")
 DEFAULT_POLICY = "auto"

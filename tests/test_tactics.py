@@ -222,6 +222,29 @@ def test_capture_self_atari_and_liberties_after_agree_with_sgfmill(real_position
     assert min(kinds.values()) >= 10, kinds   # the positions really hold each case
 
 
+def test_global_capture_takes_the_most_stones_sgfmill_removes(real_positions):
+    """For each side of every position, from several starting points of the scan: the move
+    removes as many stones on sgfmill's board as the best legal capture there, and PASS
+    exactly when sgfmill sees no legal move remove any."""
+    takes = passes = 0
+    for name, board in real_positions:
+        ref = sgfmill_board(board)
+        n = int(board.info[K.NEMPTY])
+        for color in (mcgo.BLACK, mcgo.WHITE):
+            removed = {p: after_move(ref, board, p, color)[0] for p in board.legal_moves(color)}
+            most = max(removed.values(), default=0)
+            for start in sorted({0, n // 2, max(n - 1, 0)}):
+                move = atari.global_capture(board.pts, board.info, color, start)
+                where = (name, GTP_COLOR[color], start)
+                if most == 0:
+                    assert move == K.PASS, where
+                    passes += 1
+                else:
+                    assert move in removed and removed[move] == most, where
+                    takes += 1
+    assert takes >= 10 and passes >= 10, (takes, passes)
+
+
 def test_escape_from_atari_agrees_with_sgfmill(real_positions):
     """For every chain in atari: the escape either captures a neighbour in atari (sgfmill
     removes stones) or extends to two liberties or more; PASS exactly when no such move of

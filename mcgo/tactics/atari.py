@@ -4,7 +4,8 @@ The rules the pattern playout follows move by move (its first step, and its reje
 self-atari) and that the priors reward or punish in the tree.
 """
 
-from ..board.kernels import BLACK, COLOR, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, WHITE, WIDTH, legality
+from ..board.kernels import (BLACK, COLOR, EMPTIES, HEAD, LEGAL, LIBS, NEMPTY, NEXT, PASS, SIZE,
+                             WHITE, WIDTH, legality)
 from ..jit import kernel
 from .ladder import ladder_captures
 from .liberties import first_liberty, liberties_after
@@ -89,5 +90,53 @@ def capture_or_escape(pts, info, zob, ladder, last, color, read_ladders):
             move = escape_atari(pts, info, zob, ladder, h, color, read_ladders)
         if move != PASS:
             best = move
+            best_size = size
+    return best
+
+
+
+@kernel
+def captured_stones(pts, w, p, opp):
+    """How many stones of ``opp`` a move at the empty point ``p`` would take: the sizes of
+    the distinct ``opp`` chains in atari next to it."""
+    total = 0
+    h1 = h2 = h3 = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        if pts[COLOR, q] != opp:
+            continue
+        h = pts[HEAD, q]
+        if pts[LIBS, h] == 1 and h != h1 and h != h2 and h != h3:
+            total += pts[SIZE, h]
+            if h1 < 0:
+                h1 = h
+            elif h2 < 0:
+                h2 = h
+            else:
+                h3 = h
+    return total
+
+
+@kernel
+def global_capture(pts, info, color, start):
+    """A legal move of ``color`` that takes the most stones anywhere on the board (Fuego's
+    playout step "Capture", after its local rules and shapes), or PASS if none takes any.
+    Among equally big ones, the first met in the list of empty points from index ``start``
+    (a playout passes a random one).
+
+    Looks at every empty point: a playout calls it only when its local steps found nothing."""
+    n = info[NEMPTY]
+    w = info[WIDTH]
+    opp = 3 - color
+    best = PASS
+    best_size = 0
+    i = start
+    for _ in range(n):
+        p = pts[EMPTIES, i]
+        i += 1
+        if i == n:
+            i = 0
+        size = captured_stones(pts, w, p, opp)
+        if size > best_size and legality(pts, info, p, color) == LEGAL:
+            best = p
             best_size = size
     return best
