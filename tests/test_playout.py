@@ -595,3 +595,23 @@ def test_fill_records_every_filled_point_with_its_colour():
     moves = [divmod(int(e), playout.RECORD_COLORS) for e in record[:n]]
     assert {p for p, _ in moves} == empties
     assert all(pts[K.COLOR, p] == c for p, c in moves)
+
+
+def test_capture_policy_takes_the_stone_its_atari_caught():
+    """Fuego's playout_capture_1.sgf (white F4 in atari, white plays elsewhere, Fuego's
+    playout captures at F3), reached by moves so that black's G4 was the atari: the capture
+    playout takes F3 every time, the pattern playout only by chance."""
+    from mcgo.playout import capture_policy
+    board = mcgo.Board(9, superko=False)
+    for move in ["E4", "F4", "F5", "pass", "G4", "C7"]:
+        board.play(move)
+    ref = helpers.sgfmill_board(board).copy()      # sgfmill: black F3 takes F4
+    ref.play(*coords.row_col(board.point("F3"), 9), "b")
+    assert ref.get(*coords.row_col(board.point("F4"), 9)) is None
+    table, work = playout.shape_table(), playout.new_work(9)
+    capture = [capture_policy.choose_move(board.pts, board.info, board.zob, table, work,
+                                          common.seed_rng(seed), board.to_move)
+               for seed in range(30)]
+    assert all(p == board.point("F3") for p in capture)
+    plain = [choose(board, seed) for seed in range(30)]
+    assert sum(p == board.point("F3") for p in plain) < 10

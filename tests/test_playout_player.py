@@ -44,29 +44,6 @@ def test_plays_the_move_fuego_expects_of_its_playout_policy(fuego_regression_dir
     assert expectation.matches(session.send(command))
 
 
-# Fuego's tests of its global capture (10) and of taking the bigger of two chains in atari
-# (210; and 220, marked as failing for Fuego itself), which mcgo's ``capture`` playout has:
-# (file, test number, whether the plain pattern playout fails it too).
-FUEGO_CAPTURE_TESTS = [("playout_atari_capture.tst", 10, True),
-                       ("playout_atari_capture.tst", 210, True),
-                       ("playout_atari_capture.tst", 220, False)]
-
-
-def playout_policy_answer(loadsgf, command, policy):
-    session = Session(size=9, seed=1, policy=policy)
-    session.send("uct_param_player search_mode playout_policy")
-    session.send(loadsgf)
-    return session.send(command)
-
-
-@pytest.mark.parametrize("name, number, pattern_fails", FUEGO_CAPTURE_TESTS)
-def test_the_capture_playout_plays_fuegos_captures(fuego_regression_dir, name, number,
-                                                  pattern_fails):
-    loadsgf, command, expectation = fuego_test(fuego_regression_dir, name, number)
-    assert expectation.matches(playout_policy_answer(loadsgf, command, "capture"))
-    pattern = playout_policy_answer(loadsgf, command, "pattern")
-    assert expectation.matches(pattern) != pattern_fails, pattern
-
 def test_uct_param_player_switches_between_search_and_playouts():
     session = Session(size=9, seed=1)
     assert session.send("uct_param_player") == "search_mode uct"

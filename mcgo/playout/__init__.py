@@ -21,7 +21,7 @@ Policies, each in a file of its own:
   to the move before the last (Pachi's ``pattern2``);
 * ``ko`` (:mod:`.ko_policy`): the pattern playout that retakes a ko when its ban is over;
 * ``capture`` (:mod:`.capture_policy`): the pattern playout that, finding no local move,
-  takes the biggest opponent chain in atari anywhere (Fuego's global capture).
+  takes a chain its own previous move put in atari.
 
 What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
 a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)

@@ -4,8 +4,7 @@ The rules the pattern playout follows move by move (its first step, and its reje
 self-atari) and that the priors reward or punish in the tree.
 """
 
-from ..board.kernels import (BLACK, COLOR, EMPTIES, HEAD, LEGAL, LIBS, NEMPTY, NEXT, PASS, SIZE,
-                             WHITE, WIDTH, legality)
+from ..board.kernels import BLACK, COLOR, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, WHITE, WIDTH, legality
 from ..jit import kernel
 from .ladder import ladder_captures
 from .liberties import first_liberty, liberties_after
@@ -117,24 +116,22 @@ def captured_stones(pts, w, p, opp):
 
 
 @kernel
-def global_capture(pts, info, color, start):
-    """A legal move of ``color`` that takes the most stones anywhere on the board (Fuego's
-    playout step "Capture", after its local rules and shapes), or PASS if none takes any.
-    Among equally big ones, the first met in the list of empty points from index ``start``
-    (a playout passes a random one).
-
-    Looks at every empty point: a playout calls it only when its local steps found nothing."""
-    n = info[NEMPTY]
+def capture_near(pts, info, centre, color):
+    """A legal move of ``color`` that takes the most stones of the opponent chains in atari
+    at or next to the point ``centre``, or PASS if none can be taken. With ``centre`` the
+    mover's own previous move: the capture of a chain its atari caught and the opponent left
+    in atari (a playout's answer to the last move looks only next to that one)."""
     w = info[WIDTH]
     opp = 3 - color
     best = PASS
     best_size = 0
-    i = start
-    for _ in range(n):
-        p = pts[EMPTIES, i]
-        i += 1
-        if i == n:
-            i = 0
+    for q in (centre, centre - 1, centre + 1, centre - w, centre + w):
+        if pts[COLOR, q] != opp:
+            continue
+        h = pts[HEAD, q]
+        if pts[LIBS, h] != 1:
+            continue
+        p = first_liberty(pts, w, h)
         size = captured_stones(pts, w, p, opp)
         if size > best_size and legality(pts, info, p, color) == LEGAL:
             best = p
