@@ -95,32 +95,12 @@ def capture_or_escape(pts, info, zob, ladder, last, color, read_ladders):
 
 
 @kernel
-def captured_stones(pts, w, p, opp):
-    """How many stones of ``opp`` a move at the empty point ``p`` would take: the sizes of
-    the distinct ``opp`` chains in atari next to it."""
-    total = 0
-    h1 = h2 = h3 = -1
-    for q in (p - 1, p + 1, p - w, p + w):
-        if pts[COLOR, q] != opp:
-            continue
-        h = pts[HEAD, q]
-        if pts[LIBS, h] == 1 and h != h1 and h != h2 and h != h3:
-            total += pts[SIZE, h]
-            if h1 < 0:
-                h1 = h
-            elif h2 < 0:
-                h2 = h
-            else:
-                h3 = h
-    return total
-
-
-@kernel
 def capture_near(pts, info, centre, color):
-    """A legal move of ``color`` that takes the most stones of the opponent chains in atari
-    at or next to the point ``centre``, or PASS if none can be taken. With ``centre`` the
-    mover's own previous move: the capture of a chain its atari caught and the opponent left
-    in atari (a playout's answer to the last move looks only next to that one)."""
+    """A legal move of ``color`` that takes the biggest opponent chain in atari at or next to
+    the point ``centre`` (the capture half of :func:`capture_or_escape`), or PASS if none can
+    be taken. With ``centre`` the mover's own previous move: the capture of a chain its
+    atari caught and the opponent left in atari (a playout's answer to the last move looks
+    only next to that one)."""
     w = info[WIDTH]
     opp = 3 - color
     best = PASS
@@ -129,11 +109,10 @@ def capture_near(pts, info, centre, color):
         if pts[COLOR, q] != opp:
             continue
         h = pts[HEAD, q]
-        if pts[LIBS, h] != 1:
+        if pts[LIBS, h] != 1 or pts[SIZE, h] <= best_size:
             continue
         p = first_liberty(pts, w, h)
-        size = captured_stones(pts, w, p, opp)
-        if size > best_size and legality(pts, info, p, color) == LEGAL:
+        if legality(pts, info, p, color) == LEGAL:
             best = p
-            best_size = size
+            best_size = pts[SIZE, h]
     return best
