@@ -96,6 +96,9 @@ NAMED_SETTINGS = {
     "vital_prior": (float, "virtual wins of the vital point of a small eyespace, the other "
                            "side's stones inside or not, and no losses for a nakade throw-in "
                            "(0: neither; needs priors=1)"),
+    "bonus_visits": (float, "0: the root bonus (case base, --cfg-prior) is added to a root "
+                            "move's value, as the thesis does; V > 0: a bonus b becomes V * b "
+                            "virtual visits, all won, which the search's own visits outweigh"),
 }
 SETTING_MAXIMA = {"score_weight": 1.0}    # a share
 

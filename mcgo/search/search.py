@@ -19,7 +19,8 @@ True
 
 The case-base bonus: ``run(..., root_bonus=array)`` takes a float per internal point index
 (0 where no bonus); it is added to a root child's value in selection and in the final
-choice, as the thesis does (eq. 8.1 plus bonus).
+choice, as the thesis does (eq. 8.1 plus bonus), or with the ``bonus_visits`` setting V > 0
+becomes V * bonus virtual visits, all won, on the root's children.
 """
 
 import threading
@@ -208,6 +209,7 @@ class Search:
         # way: (OutcomeModel, virtual visits), or None.
         self.evaluator_prior = None
         self._prior_roots = set()
+        self._bonus_roots = set()     # (tree, root) pairs whose children have the bonus prior
         # The moves the next searches may not try (:class:`~.movefilter.MoveFilter`, the
         # GUIs' allow and avoid), or None; the trees are grown anew when it changes.
         self.move_filter = None
@@ -264,6 +266,7 @@ class Search:
             for t in self.trees:
                 t.reset()
             self._prior_roots.clear()   # node numbers start again
+            self._bonus_roots.clear()
         self._root_history = list(board.history)
         self._root_to_move = board.to_move
         return reused
@@ -297,14 +300,26 @@ class Search:
 
     def _prepare_root(self, board, params, bonus, forbid):
         """Expand each root, hide moves the real game forbids, set the bonus."""
-        for t, w in zip(self.trees, self.workers):
+        bonus_visits = self.settings["bonus_visits"]
+        for i, (t, w) in enumerate(zip(self.trees, self.workers)):
+            new_root = (i, t.root) not in self._bonus_roots
+            self._bonus_roots.add((i, t.root))
             kernels.expand_root(t.ints, t.floats, w.state, params, board.pts, board.root_info,
                                 w.pts, w.info, board.zob, shape_table(), w.work, w.rng, w.model,
                                 forbid)
             for c in t.children(t.root):
                 move = int(t.ints[MOVE, c])
                 t.ints[BLOCKED, c] = move != PASS and board.legality(move) is not None
-                t.floats[BONUS, c] = bonus[move] if bonus is not None else 0.0
+                b = bonus[move] if bonus is not None else 0.0
+                if bonus_visits > 0.0:
+                    if new_root:
+                        # The bonus as a prior, once per root: it steers the first visits,
+                        # and the search's own evidence outweighs it as they grow (the
+                        # thesis's additive bonus never fades).
+                        t.floats[PRIOR_VISITS, c] += bonus_visits * b
+                        t.floats[PRIOR_WINS, c] += bonus_visits * b
+                    b = 0.0
+                t.floats[BONUS, c] = b
             if params[P_MODEL_PRIOR] != 0.0 and params[P_MODEL_DEPTH] > 0:
                 # A kept tree's nodes now near the root may have been expanded too deep for
                 # the model's prior under the old root.
