@@ -269,6 +269,18 @@ def make_engine(size, komi, playouts, seconds, threads, parallel, seed, policy, 
                   resign=resign, max_memory_mb=max_memory, settings=settings, **extra)
 
 
+def casebase_choice(choice, preset):
+    """``--casebase`` with ``auto`` resolved: the shipped case base (``default``) for the
+    thesis preset, ``none`` for the others.
+
+    >>> casebase_choice("auto", "thesis"), casebase_choice("auto", "strong"), casebase_choice("x.mcgocb", "strong")
+    ('default', 'none', 'x.mcgocb')
+    """
+    if choice != "auto":
+        return choice
+    return "default" if preset == "thesis" else "none"
+
+
 def make_opening_advisor(choice, bonus_moves, quiet=False):
     """The case-base advisor for ``--casebase`` (None for ``none`` or no shipped file)."""
     from .casebase import CaseBaseError, OpeningAdvisor, default_casebase_path, open_casebase
@@ -288,10 +300,12 @@ def advice_options(command):
     """The options ``mcgo gtp`` and ``mcgo play`` share for the search's advice: the case
     base and the learned move model."""
     decorators = [
-        click.option("--casebase", default="default", show_default=True,
-                     metavar="FILE|none|default",
-                     help="Case base for the opening bonus on its board size (default: the "
-                          "shipped 19x19 one)."),
+        click.option("--casebase", default="auto", show_default=True,
+                     metavar="FILE|default|auto|none",
+                     help="Case base for the opening bonus on its board size: a file (mcgo "
+                          "build-casebase), the shipped 19x19 one (default), or auto: the "
+                          "shipped one with --preset thesis, none with the strong preset "
+                          "(whose search its bonus led astray: benchmarks/RESULTS.md)."),
         click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
                      help="The case-base bonus applies to moves 1 to N."),
         click.option("--model", "model_file", default="auto", show_default=True,
@@ -392,6 +406,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
     from .gtp.protocol import serve_while_starting
 
     advisor = None
+    casebase = casebase_choice(casebase, engine_settings["preset"])
     if casebase not in ("none", "default"):
         # A file named on the command line is checked before anything is answered (it costs
         # the import of the case-base code, about a second); the shipped one loads with the
@@ -511,6 +526,7 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner
     size = engine_settings["size"] or options.DEFAULT_PLAY_SIZE
     check_handicap(size, handicap)
     check_writable(sgf_path)
+    casebase = casebase_choice(casebase, engine_settings["preset"])
     if casebase not in ("none", "default") and not os.path.isfile(casebase):
         raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
     advisor = make_opening_advisor(casebase, casebase_moves, quiet=True)

@@ -2,6 +2,7 @@
 the GoGui commands answer, and a bad --casebase file is refused with its reason."""
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 import mcgo
@@ -85,3 +86,18 @@ def test_bonus_visits_make_the_bonus_a_prior_given_once_per_root():
         assert s.prior_wins == without[move].prior_wins + extra, move
     prior.send("reg_genmove b")
     assert stats(prior)[pro].prior_visits == without[pro].prior_visits + 20
+
+
+def test_casebase_auto_follows_the_preset():
+    """``--casebase auto`` (the default): the shipped case base with the thesis preset, where
+    it answers the empty board's GoGui query with a professional's game; none with the
+    strong preset."""
+    from mcgo.casebase import open_casebase
+    if open_casebase("default") is None:
+        pytest.skip("no shipped case base")
+    query = "boardsize 19\nclear_board\nmcgo-casebase\nquit\n"
+    thesis = CliRunner().invoke(main, ["gtp", "--quiet", "--preset", "thesis"], input=query)
+    strong = CliRunner().invoke(main, ["gtp", "--quiet"], input=query)
+    assert thesis.exit_code == 0 and strong.exit_code == 0
+    assert "= LABEL " in thesis.output and " move 1: " in thesis.output, thesis.output
+    assert "= TEXT no case base" in strong.output

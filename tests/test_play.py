@@ -319,13 +319,14 @@ def test_sgf_folder_is_refused(tmp_path):
 
 
 def test_case_base_answers_a_19x19_opening_in_the_corner():
-    """As mcgo gtp: after black Q16 the engine's answer on 19x19 gets the case base's bonus."""
+    """As mcgo gtp: with the shipped case base, after black Q16 the engine's answer on 19x19
+    gets the case base's bonus."""
     from mcgo.casebase import OpeningAdvisor, open_casebase
     cb = open_casebase("default")
     if cb is None:
         pytest.skip("no shipped case base")
-    result = run_cli(["play", "--size", "19", "--playouts", "100", "--seed", "1"],
-                     ["Q16", "quit"])
+    result = run_cli(["play", "--size", "19", "--playouts", "100", "--seed", "1",
+                      "--casebase", "default"], ["Q16", "quit"])
     answer = ENGINE_MOVE.findall(result.output)[0]
     board = mcgo.Board(19)
     board.play("Q16")

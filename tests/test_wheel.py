@@ -85,7 +85,8 @@ def test_the_wheel_runs_from_package_data(installed, tmp_path, goban_games_dir):
                                   env=env).stdout
 
     session = "boardsize 19\nclear_board\ngenmove b\nmcgo-casebase\nquit\n"
-    out = run([str(installed / "mcgo"), "gtp", "--playouts", "300", "--quiet"], cwd=tmp_path,
+    out = run([str(installed / "mcgo"), "gtp", "--playouts", "300", "--quiet", "--casebase",
+               "default"], cwd=tmp_path,
               input=session, env=env).stdout
     answers = [a for a in out.split("\n\n") if a.strip()]
     move = answers[2].removeprefix("= ").strip()

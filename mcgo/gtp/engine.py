@@ -931,7 +931,7 @@ class Engine:
         """GoGui gfx: the professional's move in the best-matching case and the game's name."""
         advisor = self.opening_advisor
         if advisor is None or not hasattr(advisor, "gogui_gfx"):
-            return "TEXT no case base (mcgo gtp --casebase FILE)"
+            return "TEXT no case base (mcgo gtp --casebase default or FILE)"
         return advisor.gogui_gfx(self.board)
 
     def cmd_mcgo_influence(self, args):
