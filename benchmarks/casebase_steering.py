@@ -19,7 +19,7 @@ import click
 import numpy as np
 
 from mcgo.board.board import Board
-from mcgo.board.kernels import BLACK, PASS
+from mcgo.board.kernels import BLACK, PASS, WHITE
 from mcgo.casebase import OpeningAdvisor, open_casebase
 from mcgo.casebase.advisor import BONUS_EXACT
 from mcgo.learn.movemodel import DEFAULT_MODEL, load
@@ -58,7 +58,7 @@ def main(folder, player, moves):
             skipped += 1
             continue
         games += 1
-        player_color = BLACK if player in record.black else 3 - BLACK
+        player_color = BLACK if player in record.black else WHITE
         board = Board(19, komi=record.komi or 7.5)
         for color, point in record.moves[:moves]:
             if point == PASS:

@@ -209,7 +209,6 @@ class Search:
         # way: (OutcomeModel, virtual visits), or None.
         self.evaluator_prior = None
         self._prior_roots = set()
-        self._bonus_roots = set()     # (tree, root) pairs whose children have the bonus prior
         # The moves the next searches may not try (:class:`~.movefilter.MoveFilter`, the
         # GUIs' allow and avoid), or None; the trees are grown anew when it changes.
         self.move_filter = None
@@ -266,7 +265,6 @@ class Search:
             for t in self.trees:
                 t.reset()
             self._prior_roots.clear()   # node numbers start again
-            self._bonus_roots.clear()
         self._root_history = list(board.history)
         self._root_to_move = board.to_move
         return reused
@@ -300,26 +298,16 @@ class Search:
 
     def _prepare_root(self, board, params, bonus, forbid):
         """Expand each root, hide moves the real game forbids, set the bonus."""
-        bonus_visits = self.settings["bonus_visits"]
-        for i, (t, w) in enumerate(zip(self.trees, self.workers)):
-            new_root = (i, t.root) not in self._bonus_roots
-            self._bonus_roots.add((i, t.root))
+        as_prior = bonus is not None and self.settings["bonus_visits"] > 0.0
+        for t, w in zip(self.trees, self.workers):
             kernels.expand_root(t.ints, t.floats, w.state, params, board.pts, board.root_info,
                                 w.pts, w.info, board.zob, shape_table(), w.work, w.rng, w.model,
                                 forbid)
             for c in t.children(t.root):
                 move = int(t.ints[MOVE, c])
                 t.ints[BLOCKED, c] = move != PASS and board.legality(move) is not None
-                b = bonus[move] if bonus is not None else 0.0
-                if bonus_visits > 0.0:
-                    if new_root:
-                        # The bonus as a prior, once per root: it steers the first visits,
-                        # and the search's own evidence outweighs it as they grow (the
-                        # thesis's additive bonus never fades).
-                        t.floats[PRIOR_VISITS, c] += bonus_visits * b
-                        t.floats[PRIOR_WINS, c] += bonus_visits * b
-                    b = 0.0
-                t.floats[BONUS, c] = b
+                # With bonus_visits the bonus is a root prior instead (_add_root_priors).
+                t.floats[BONUS, c] = bonus[move] if bonus is not None and not as_prior else 0.0
             if params[P_MODEL_PRIOR] != 0.0 and params[P_MODEL_DEPTH] > 0:
                 # A kept tree's nodes now near the root may have been expanded too deep for
                 # the model's prior under the old root.
@@ -329,20 +317,29 @@ class Search:
                     t.ints, t.floats, params, board.pts, board.root_info, board.zob, w.pts,
                     w.info, w.model, stack, np.empty(int(params[P_MODEL_DEPTH]) + 1, np.int64),
                     np.empty(board.pts.shape[1] + 1))
-        self._add_root_priors(board)
+        self._add_root_priors(board, bonus if as_prior else None)
 
-    def _add_root_priors(self, board):
+    def _add_root_priors(self, board, bonus=None):
         """The root evaluators' priors (:attr:`ownership_prior`, :attr:`evaluator_prior`):
         each gives every root child ``visits`` virtual visits and ``visits * r`` virtual
-        wins, ``r`` in 0..1 its value of the move; once per root position (a reused root
-        keeps them)."""
+        wins, ``r`` in 0..1 its value of the move; and the root bonus when the
+        ``bonus_visits`` setting V makes it a prior: V * bonus virtual visits, all won, which
+        the search's own visits outweigh as they grow (the thesis's additive bonus never
+        fades). Once per root position (a reused root keeps them)."""
         priors = [(self._ownership_ratios, self.ownership_prior),
                   (self._evaluator_ratios, self.evaluator_prior)]
         priors = [(ratios, source) for ratios, source in priors if source is not None]
         roots = [(i, t.root) for i, t in enumerate(self.trees)]
-        if not priors or all(root in self._prior_roots for root in roots):
+        if (not priors and bonus is None) or all(root in self._prior_roots for root in roots):
             return
         self._prior_roots.update(roots)
+        if bonus is not None:
+            visits = self.settings["bonus_visits"] * np.asarray(bonus, dtype=np.float64)
+            for t in self.trees:
+                for c in t.children(t.root):
+                    v = visits[int(t.ints[MOVE, c])]
+                    t.floats[PRIOR_VISITS, c] += v
+                    t.floats[PRIOR_WINS, c] += v
         for ratios, (model, visits) in priors:
             prior = ratios(model, board)
             for t in self.trees:
