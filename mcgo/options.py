@@ -99,6 +99,9 @@ NAMED_SETTINGS = {
     "bonus_visits": (float, "0: the root bonus (case base, --cfg-prior) is added to a root "
                             "move's value, as the thesis does; V > 0: a bonus b becomes V * b "
                             "virtual visits, all won, which the search's own visits outweigh"),
+    "corner_prior": (float, "virtual visits, all won, of the 4-4 point of an empty corner at the "
+                            "root on 15x15 and up; the other corner points in proportion to "
+                            "the professionals' choice of them (0: none)"),
 }
 SETTING_MAXIMA = {"score_weight": 1.0}    # a share
 

@@ -50,11 +50,13 @@ SETTINGS = {
     THESIS: dict(exploration=THESIS_EXPLORATION, rave=0, rave_equiv=0.0, priors=0,
                  expand_after=1, skip_eyes=0, first_play=1e9, model_depth=0, model_prior_shape=0,
                  widen=0, widen_visits=50.0, widen_factor=1.3, score_weight=0.0, vital_prior=0.0,
-                 final_by="winrate", reuse_tree=False, virtual_loss=1.0, bonus_visits=0.0),
+                 final_by="winrate", reuse_tree=False, virtual_loss=1.0, bonus_visits=0.0,
+                 corner_prior=0.0),
     STRONG: dict(exploration=0.0, rave=1, rave_equiv=1000.0, priors=1,
                  expand_after=2, skip_eyes=1, first_play=1.0, model_depth=4, model_prior_shape=0,
                  widen=0, widen_visits=50.0, widen_factor=1.3, score_weight=0.0, vital_prior=0.0,
-                 final_by="visits", reuse_tree=True, virtual_loss=1.0, bonus_visits=0.0),
+                 final_by="visits", reuse_tree=True, virtual_loss=1.0, bonus_visits=0.0,
+                 corner_prior=0.0),
 }
 
 

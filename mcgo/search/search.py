@@ -43,6 +43,7 @@ from ..stats import wilson_interval
 from . import kernels
 from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, P_TERRITORY, STRONG,
                       THESIS_EXPLORATION, parameter_vector, settings)
+from .opening import corner_prior
 from .priors import MODEL_PRIOR_VISITS
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
                    VISITS, WINS, Tree, capacity_for)
@@ -320,7 +321,9 @@ class Search:
         self._add_root_priors(board, bonus if as_prior else None)
 
     def _add_root_priors(self, board, bonus=None):
-        """The root evaluators' priors (:attr:`ownership_prior`, :attr:`evaluator_prior`):
+        """The root priors: the empty corners' points (the ``corner_prior`` setting,
+        :func:`.opening.corner_prior`: virtual visits, all won); the root evaluators' priors
+        (:attr:`ownership_prior`, :attr:`evaluator_prior`):
         each gives every root child ``visits`` virtual visits and ``visits * r`` virtual
         wins, ``r`` in 0..1 its value of the move; and the root bonus when the
         ``bonus_visits`` setting V makes it a prior: V * bonus virtual visits, all won, which
@@ -329,17 +332,20 @@ class Search:
         priors = [(self._ownership_ratios, self.ownership_prior),
                   (self._evaluator_ratios, self.evaluator_prior)]
         priors = [(ratios, source) for ratios, source in priors if source is not None]
+        won = np.zeros(board.pts.shape[1])      # virtual visits, all won, per point
+        for p, v in corner_prior(board, self.settings["corner_prior"]).items():
+            won[p] += v
+        if bonus is not None:
+            won += self.settings["bonus_visits"] * np.asarray(bonus, dtype=np.float64)
         roots = [(i, t.root) for i, t in enumerate(self.trees)]
-        if (not priors and bonus is None) or all(root in self._prior_roots for root in roots):
+        if (not priors and not won.any()) or all(root in self._prior_roots for root in roots):
             return
         self._prior_roots.update(roots)
-        if bonus is not None:
-            visits = self.settings["bonus_visits"] * np.asarray(bonus, dtype=np.float64)
-            for t in self.trees:
-                for c in t.children(t.root):
-                    v = visits[int(t.ints[MOVE, c])]
-                    t.floats[PRIOR_VISITS, c] += v
-                    t.floats[PRIOR_WINS, c] += v
+        for t in self.trees:
+            for c in t.children(t.root):
+                v = won[int(t.ints[MOVE, c])]
+                t.floats[PRIOR_VISITS, c] += v
+                t.floats[PRIOR_WINS, c] += v
         for ratios, (model, visits) in priors:
             prior = ratios(model, board)
             for t in self.trees:

@@ -1,0 +1,75 @@
+"""Opening knowledge (mcgo.search.opening): the empty-corner rule and its shares, counted
+again from the professional records, and its prior at the root of the search."""
+
+import pytest
+
+import mcgo
+from mcgo.search import Search
+from mcgo.search.opening import CORNER_POINT_SHARE, corner_openings, point_shares
+from mcgo.sgf import SgfError, read_directory
+
+# The points of the upper-left (D16) and lower-right (Q4) corners by their lines from the
+# corner's two edges, written out by hand from the board's lettering (no I column).
+UPPER_LEFT = {(4, 4): ["D16"], (3, 4): ["C16", "D17"], (3, 3): ["C17"], (3, 5): ["C15", "E17"],
+              (4, 5): ["D15", "E16"], (4, 6): ["D14", "F16"]}
+LOWER_RIGHT = {(4, 4): ["Q4"], (3, 4): ["R4", "Q3"], (3, 3): ["R3"], (3, 5): ["R5", "P3"],
+               (4, 5): ["Q5", "P4"], (4, 6): ["Q6", "O4"]}
+
+
+@pytest.fixture(scope="module")
+def goban_records(goban_games_dir):
+    return [g for g in read_directory(goban_games_dir) if not isinstance(g, SgfError)]
+
+
+def test_corner_shares_are_the_professionals(goban_records):
+    """The shipped shares are the goban professional games' own choices of point in an empty
+    corner, and the rule holds there: while a corner is empty, the first four moves go into
+    one at least 85% of the time."""
+    assert len(goban_records) == 596
+    by_move, points = corner_openings(goban_records)
+    assert point_shares(points) == CORNER_POINT_SHARE
+    for n in range(4):
+        positions, in_corner = by_move[n]
+        assert positions == 596 and in_corner >= 0.85 * positions, (n, by_move[n])
+    assert [lines for lines, _ in points.most_common(2)] == [(3, 4), (4, 4)]
+
+
+def stats(search, board, playouts=200):
+    return {mcgo.to_gtp(m.move, board.size): m for m in search.run(board, playouts=playouts).moves}
+
+
+def test_corner_prior_goes_to_the_empty_corners_once_per_root():
+    """``corner_prior=V``: each point of an empty corner gets V * share virtual visits, all
+    won, and no other move gets any; a second search of the same root adds none; once every
+    corner holds a stone, no move gets any."""
+    board = mcgo.Board(19)
+    board.play("Q16")
+    board.play("C4")
+    plain = stats(Search(seed=1, policy="pattern"), board)
+    search = Search(seed=1, policy="pattern", corner_prior=100.0)
+    prior = stats(search, board)
+    expected = {vertex: 100.0 * CORNER_POINT_SHARE[lines]
+                for corner in (UPPER_LEFT, LOWER_RIGHT) for lines, vertices in corner.items()
+                for vertex in vertices}
+    assert len(expected) == 2 * 10
+    for vertex, s in prior.items():
+        extra = expected.get(vertex, 0.0)
+        assert s.prior_visits == pytest.approx(plain[vertex].prior_visits + extra), vertex
+        assert s.prior_wins == pytest.approx(plain[vertex].prior_wins + extra), vertex
+    again = stats(search, board, playouts=50)
+    assert all(again[v].prior_visits == pytest.approx(prior[v].prior_visits)
+               for v in again if v in prior)
+    for vertex in ("D17", "R3"):                    # 3-4 and 3-3: no corner left empty
+        board.play(vertex)
+    plain = stats(Search(seed=1, policy="pattern"), board)
+    taken = stats(Search(seed=1, policy="pattern", corner_prior=100.0), board)
+    assert all(taken[v].prior_visits == pytest.approx(plain[v].prior_visits) for v in taken)
+
+
+def test_corner_prior_leaves_small_boards_alone():
+    """On 9x9 and 13x13 the corners' squares would overlap the sides: no corner prior."""
+    for size in (9, 13):
+        board = mcgo.Board(size)
+        plain = stats(Search(seed=1, policy="pattern"), board, playouts=100)
+        prior = stats(Search(seed=1, policy="pattern", corner_prior=100.0), board, playouts=100)
+        assert all(prior[v].prior_visits == plain[v].prior_visits for v in prior)
