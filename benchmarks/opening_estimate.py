@@ -4,7 +4,9 @@
 For each game of a ``mcgo match --out`` folder, GNU Go 3.8's ``estimate_score`` of the
 position after each of ``--at`` moves (a game that ended sooner is left out there), seen
 from the engine named by ``--player`` (a substring of PB/PW): points ahead, komi included.
-Prints JSON (per game and the mean and median at each move) and a short table. Two matches
+Also how the engine used the empty corners: of its moves played while some corner's 7x7 square
+was empty, how many went into one (:mod:`mcgo.search.opening`; professionals: 88-100% of
+moves 1-4). Prints JSON (per game and the mean and median at each move) and a short table. Two matches
 of two versions against one opponent compare their openings with much less noise than their
 wins and losses do.
 
@@ -21,6 +23,9 @@ import subprocess
 
 import click
 
+from mcgo.board.board import Board
+from mcgo.board.kernels import BLACK, PASS, WHITE
+from mcgo.search.opening import corner_lines, empty_corners
 from mcgo.sgf import SgfError, read_game
 
 GNUGO_LEVEL = 8         # estimate_score reads less at lower levels; 8 is quick and stable
@@ -64,6 +69,22 @@ class GnuGo:
         self.process.wait(timeout=30)
 
 
+def corner_use(record, is_player):
+    """``[moves while a corner was empty, of them into an empty corner]`` of the side for
+    which ``is_player(color)`` is true."""
+    board = Board(record.size)
+    use = [0, 0]
+    for color, p in record.moves:
+        empty = empty_corners(board)
+        if not empty or p == PASS:
+            break
+        if is_player(color):
+            use[0] += 1
+            use[1] += corner_lines(p, board.size)[1] in empty
+        board.play(p, color)
+    return use
+
+
 @click.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.option("--player", required=True, help="A substring of the engine's name in PB/PW.")
@@ -102,8 +123,9 @@ def main(folder, player, at, gnugo):
                     lead = judge.black_lead(path.resolve(), n)
                     if lead is not None:
                         leads[n] = sign * lead
+            mine = (lambda c: c == BLACK) if sign > 0 else (lambda c: c == WHITE)
             games[path.name] = dict(color="B" if sign > 0 else "W", result=record.result,
-                                    lead=leads)
+                                    lead=leads, corner_moves=corner_use(record, mine))
     finally:
         judge.close()
     summary = {}
@@ -113,13 +135,17 @@ def main(folder, player, at, gnugo):
             summary[n] = dict(games=len(leads), mean=round(statistics.fmean(leads), 1),
                               median=round(statistics.median(leads), 1),
                               ahead=sum(x > 0 for x in leads))
+    corner = [sum(g["corner_moves"][i] for g in games.values()) for i in (0, 1)]
     print(json.dumps(dict(folder=str(folder), player=player, gnugo_level=GNUGO_LEVEL,
-                          games=games, summary=summary, skipped=skipped), indent=1))
+                          games=games, summary=summary, corner_moves=corner, skipped=skipped),
+                     indent=1))
     click.echo(f"{'after move':>10} {'games':>6} {'mean lead':>10} {'median':>8} {'ahead':>6}",
                err=True)
     for n, s in summary.items():
         click.echo(f"{n:>10} {s['games']:>6} {s['mean']:>10} {s['median']:>8} {s['ahead']:>6}",
                    err=True)
+    click.echo(f"moves while a corner was empty: {corner[0]}, into an empty corner: {corner[1]}",
+               err=True)
 
 
 if __name__ == "__main__":
