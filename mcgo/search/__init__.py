@@ -3,6 +3,7 @@
 * :mod:`.tree`: the node pool (arrays) and its layout;
 * :mod:`.presets`: ``thesis`` and ``strong`` as a parameter vector;
 * :mod:`.priors`: prior knowledge at expansion;
+* :mod:`.opening`: opening knowledge at the root (the empty corners first);
 * :mod:`.kernels`: selection, expansion, playout and backup (Numba);
 * :mod:`.search`: :class:`Search` (limits, threads, tree reuse, the final choice);
 * :mod:`.timecontrol`: how long to think under GTP time settings;
