@@ -321,14 +321,15 @@ class Search:
         self._add_root_priors(board, bonus if as_prior else None)
 
     def _add_root_priors(self, board, bonus=None):
-        """The root priors: the empty corners' points (the ``corner_prior`` setting,
-        :func:`.opening.corner_prior`: virtual visits, all won); the root evaluators' priors
-        (:attr:`ownership_prior`, :attr:`evaluator_prior`):
-        each gives every root child ``visits`` virtual visits and ``visits * r`` virtual
-        wins, ``r`` in 0..1 its value of the move; and the root bonus when the
-        ``bonus_visits`` setting V makes it a prior: V * bonus virtual visits, all won, which
-        the search's own visits outweigh as they grow (the thesis's additive bonus never
-        fades). Once per root position (a reused root keeps them)."""
+        """The root priors, once per root position (a reused root keeps them):
+
+        * all won: the empty corners' points (the ``corner_prior`` setting,
+          :func:`.opening.corner_prior`) and the root bonus when the ``bonus_visits``
+          setting V makes it a prior (V * bonus virtual visits; the thesis's additive bonus
+          never fades, these are outweighed by the search's own visits as they grow);
+        * the root evaluators' (:attr:`ownership_prior`, :attr:`evaluator_prior`): each
+          gives every root child ``visits`` virtual visits and ``visits * r`` virtual wins,
+          ``r`` in 0..1 its value of the move."""
         priors = [(self._ownership_ratios, self.ownership_prior),
                   (self._evaluator_ratios, self.evaluator_prior)]
         priors = [(ratios, source) for ratios, source in priors if source is not None]
