@@ -32,7 +32,8 @@ from ..board.kernels import COLOR, EMPTY, PASS
 
 CORNER_LINES = 7            # a corner is empty while its 7x7 square holds no stone
 # Per point, the professionals' count over the 4-4 point's (991): 3-4 1140 / 2 points,
-# 3-3 166, 3-5 71 / 2, 4-5 12 / 2, 4-6 2 / 2 (goban games; recompute with benchmarks/corner_openings.py).
+# 3-3 166, 3-5 71 / 2, 4-5 12 / 2, 4-6 2 / 2 (the goban games, counted by corner_openings
+# and point_shares; tests/test_opening.py counts them again).
 CORNER_POINT_SHARE = {(4, 4): 1.0, (3, 4): 0.575, (3, 3): 0.168, (3, 5): 0.036, (4, 5): 0.006,
                       (4, 6): 0.001}
 MIN_BOARD = 2 * CORNER_LINES + 1    # smaller boards have no separate corners
