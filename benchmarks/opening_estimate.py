@@ -7,8 +7,8 @@ from the engine named by ``--player`` (a substring of PB/PW): points ahead, komi
 Also how the engine used the empty corners: of its moves played while some corner's 7x7 square
 was empty, how many went into one (:mod:`mcgo.search.opening`; professionals: 88-100% of
 moves 1-4). Prints JSON (per game and the mean and median at each move) and a short table.
-Two matches of two versions against one opponent compare their openings with much less noise than their
-wins and losses do.
+Two matches of two versions against one opponent compare their openings with much less
+noise than their wins and losses do.
 
     python benchmarks/opening_estimate.py benchmarks/matches/19x19-vs-pachi-fd0ddd7 \\
         --player mcgo --at 20,40,60
