@@ -23,9 +23,8 @@ import subprocess
 
 import click
 
-from mcgo.board.board import Board
-from mcgo.board.kernels import BLACK, PASS, WHITE
-from mcgo.search.opening import corner_lines, empty_corners
+from mcgo.board.kernels import BLACK, WHITE
+from mcgo.search.opening import corner_openings
 from mcgo.sgf import SgfError, read_game
 
 GNUGO_LEVEL = 8         # estimate_score reads less at lower levels; 8 is quick and stable
@@ -69,22 +68,6 @@ class GnuGo:
         self.process.wait(timeout=30)
 
 
-def corner_use(record, is_player):
-    """``[moves while a corner was empty, of them into an empty corner]`` of the side for
-    which ``is_player(color)`` is true."""
-    board = Board(record.size)
-    use = [0, 0]
-    for color, p in record.moves:
-        empty = empty_corners(board)
-        if not empty or p == PASS:
-            break
-        if is_player(color):
-            use[0] += 1
-            use[1] += corner_lines(p, board.size)[1] in empty
-        board.play(p, color)
-    return use
-
-
 @click.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
 @click.option("--player", required=True, help="A substring of the engine's name in PB/PW.")
@@ -123,9 +106,11 @@ def main(folder, player, at, gnugo):
                     lead = judge.black_lead(path.resolve(), n)
                     if lead is not None:
                         leads[n] = sign * lead
-            mine = (lambda c: c == BLACK) if sign > 0 else (lambda c: c == WHITE)
+            by_move, _ = corner_openings([record], moves=len(record.moves),
+                                         color=BLACK if sign > 0 else WHITE)
+            corner_moves = [sum(v[i] for v in by_move.values()) for i in (0, 1)]
             games[path.name] = dict(color="B" if sign > 0 else "W", result=record.result,
-                                    lead=leads, corner_moves=corner_use(record, mine))
+                                    lead=leads, corner_moves=corner_moves)
     finally:
         judge.close()
     summary = {}

@@ -79,11 +79,12 @@ def corner_prior(board, visits):
     return out
 
 
-def corner_openings(records, moves=40):
-    """What professionals play while an empty corner is left, over game records of one board
-    size (15x15 or more, no handicap; others are skipped): ``(by_move, points)``, where
-    ``by_move[n]`` is ``[positions, played in an empty corner]`` at move ``n`` (0-based) and
-    ``points`` counts the ``(a, b)`` lines of those moves."""
+def corner_openings(records, moves=40, color=None):
+    """What the players (only ``color``'s moves, when given) play while an empty corner is
+    left, over game records of 15x15 or more without handicap (others are skipped):
+    ``(by_move, points)``, where ``by_move[n]`` is ``[positions, played in an empty corner]``
+    at move ``n`` (0-based) of the first ``moves`` and ``points`` counts the ``(a, b)``
+    lines of those moves."""
     from ..board.board import Board
     by_move = collections.defaultdict(lambda: [0, 0])
     points = collections.Counter()
@@ -91,19 +92,19 @@ def corner_openings(records, moves=40):
         if record.size < MIN_BOARD or record.handicap or record.setups:
             continue
         board = Board(record.size)
-        for n, (color, p) in enumerate(record.moves[:moves]):
+        for n, (mover, p) in enumerate(record.moves[:moves]):
             if p == PASS:
                 break
             empty = empty_corners(board)
-            if empty:
+            if empty and color in (None, mover):
                 lines, corner = corner_lines(p, board.size)
                 by_move[n][0] += 1
                 if corner in empty:
                     by_move[n][1] += 1
                     points[lines] += 1
-            if board.legality(p, color) is not None:
+            if board.legality(p, mover) is not None:
                 break
-            board.play(p, color)
+            board.play(p, mover)
     return dict(by_move), points
 
 

@@ -333,13 +333,15 @@ class Search:
         priors = [(self._ownership_ratios, self.ownership_prior),
                   (self._evaluator_ratios, self.evaluator_prior)]
         priors = [(ratios, source) for ratios, source in priors if source is not None]
+        roots = [(i, t.root) for i, t in enumerate(self.trees)]
+        if all(root in self._prior_roots for root in roots):
+            return
         won = np.zeros(board.pts.shape[1])      # virtual visits, all won, per point
         for p, v in corner_prior(board, self.settings["corner_prior"]).items():
             won[p] += v
         if bonus is not None:
             won += self.settings["bonus_visits"] * np.asarray(bonus, dtype=np.float64)
-        roots = [(i, t.root) for i, t in enumerate(self.trees)]
-        if (not priors and not won.any()) or all(root in self._prior_roots for root in roots):
+        if not priors and not won.any():
             return
         self._prior_roots.update(roots)
         for t in self.trees:
