@@ -32,6 +32,12 @@ def test_corner_shares_are_the_professionals(goban_records):
         positions, in_corner = by_move[n]
         assert positions == 596 and in_corner >= 0.85 * positions, (n, by_move[n])
     assert [lines for lines, _ in points.most_common(2)] == [(3, 4), (4, 4)]
+    black, _ = corner_openings(goban_records, color=mcgo.BLACK)
+    white, _ = corner_openings(goban_records, color=mcgo.WHITE)
+    assert black[0] == by_move[0] and 0 not in white    # black plays the game's first move
+    for n in by_move:
+        both = [black.get(n, [0, 0])[i] + white.get(n, [0, 0])[i] for i in (0, 1)]
+        assert both == by_move[n], n
 
 
 def stats(search, board, playouts=200):
