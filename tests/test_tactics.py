@@ -324,6 +324,62 @@ def test_free_area_rule_agrees_with_sgfmill_stones(real_positions):
             assert geometry.edge_distance(p, w, board.size) == line
 
 
+def open_region_by_sgfmill(ref, size):
+    """True when some empty region of sgfmill's board (a flood fill of its empty points)
+    touches both colours or none."""
+    seen = set()
+    for r in range(size):
+        for c in range(size):
+            if ref.get(r, c) is not None or (r, c) in seen:
+                continue
+            stack, colours = [(r, c)], set()
+            seen.add((r, c))
+            while stack:
+                y, x = stack.pop()
+                for a, b in ((y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)):
+                    if not (0 <= a < size and 0 <= b < size):
+                        continue
+                    colour = ref.get(a, b)
+                    if colour is not None:
+                        colours.add(colour)
+                    elif (a, b) not in seen:
+                        seen.add((a, b))
+                        stack.append((a, b))
+            if len(colours) != 1:
+                return True
+    return False
+
+
+def region_scratch(board):
+    n = board.pts.shape[1]
+    return np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
+
+
+def test_open_region_agrees_with_a_flood_fill_of_sgfmills_board(real_positions,
+                                                               fuego_regression_dir):
+    """On the sample, and on the last positions of Fuego's 2007 CGOS games: programs that
+    played to the end under Tromp-Taylor rules, many of them with every dame filled."""
+    games = sorted((fuego_regression_dir / "sgf" / "games" / "2007" / "CGOS").glob("*.sgf"))
+    ends = [position for path in games for position in positions_of(path)]
+    verdicts = set()
+    for name, board in real_positions + ends:
+        expected = open_region_by_sgfmill(sgfmill_board(board), board.size)
+        assert geometry.has_open_region(board.pts, board.info, *region_scratch(board)) \
+            == expected, name
+        verdicts.add(expected)
+    assert verdicts == {True, False}     # the sample holds finished games as well
+
+
+def test_the_yamato_example_is_closed_when_its_comment_says_both_must_pass(fuego_regression_dir):
+    """Yamato's example (Fuego's final_moves/yamato-example2.sgf): "After move 20 both need
+    to pass". Before move 20 the top border (E9) is still open; the empty board is open."""
+    record = sgf.read_game(fuego_regression_dir / "sgf" / "final_moves" / "yamato-example2.sgf")
+    for moves, is_open in ((0, True), (19, True), (20, False)):
+        board = sgf.replay(record, max_moves=moves)
+        assert geometry.has_open_region(board.pts, board.info, *region_scratch(board)) \
+            == is_open, moves
+
+
 def test_moves_that_give_a_two_liberty_chain_more_liberties_agree_with_sgfmill(real_positions):
     """The priors' way out of a ladder threat (mcgo.search.priors.leaves_the_ladder, on
     tactics.liberties.extension_liberties): for every chain with two liberties and each of

@@ -103,7 +103,7 @@ def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, m
         ints[MODEL_PRIORED, node] = 1
     if params[P_PRIORS] != 0.0:
         set_priors(ints[MOVE], floats, first, count, pts, info, zob, pat3, work[1], color,
-                   params[P_VITAL_PRIOR], work[0][0])
+                   params[P_VITAL_PRIOR], work[0])
     if params[P_WIDEN] != 0.0:
         rank_children(ints, floats, first, count)
     state[NEXT_FREE] = first + count

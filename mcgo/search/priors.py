@@ -5,8 +5,9 @@ the pattern playout follows then add virtual wins (a capture, an escape from ata
 that starts a working ladder or a move that gets a chain out of one before it starts, a
 MoGo 3x3 shape next to the last move, a free 3rd or 4th line point in an empty area) or
 virtual losses (a self-atari, running out of a working ladder, the 1st or 2nd line in an
-empty area, an early pass); with the ``vital_prior`` setting, the vital point of a small
-eyespace gets virtual wins too, and a nakade throw-in no losses. The real playouts soon
+empty area, a pass while some empty region still touches both colours); with the
+``vital_prior`` setting, the vital point of a small eyespace gets virtual wins too, and a
+nakade throw-in no losses. The real playouts soon
 outweigh them; they only decide which moves the search looks at first. The rules themselves
 live in :mod:`mcgo.tactics`, shared with the playouts.
 
@@ -19,7 +20,7 @@ times less likely like a loss; the hand-written priors come on top.
 
 import math
 
-from ..board.kernels import BOARDSIZE, COLOR, HEAD, LAST_MOVE, LIBS, NEMPTY, PASS, WIDTH
+from ..board.kernels import BOARDSIZE, COLOR, HEAD, LAST_MOVE, LIBS, PASS, WIDTH
 from ..jit import kernel
 from ..learn.movemodel import move_log_gamma
 from ..playout.pattern_policy import neighbourhood_code
@@ -27,7 +28,8 @@ from ..tactics.atari import capture_or_escape, is_capture, is_self_atari
 from ..tactics.ladder import ladder_attack, ladder_captures, ladder_threat
 from ..tactics.liberties import extension_liberties
 from ..tactics.nakade import is_vital_point, makes_nakade
-from ..tactics.geometry import FIRST_GOOD_LINE, edge_distance, in_empty_area, is_good_line, is_next_to
+from ..tactics.geometry import (FIRST_GOOD_LINE, edge_distance, has_open_region, in_empty_area,
+                                is_good_line, is_next_to)
 from .tree import PRIOR_VISITS, PRIOR_WINS
 
 PRIOR_EVEN = 10.0           # virtual visits of every move, at a 50% win rate
@@ -39,8 +41,7 @@ PRIOR_LADDER = 20.0         # virtual wins of an atari that starts a working lad
                             # virtual losses of an extension that runs into one
 PRIOR_GOOD_LINE = 10.0      # 3rd/4th line point in an empty area
 PRIOR_BAD_LINE = 10.0       # 1st/2nd line point in an empty area (losses)
-PRIOR_PASS = 20.0           # virtual losses of a pass while the board is still open
-OPEN_BOARD_FRACTION = 4     # "open": more than a quarter of the points empty
+PRIOR_PASS = 20.0           # virtual losses of a pass while a border is still open
 MODEL_PRIOR_VISITS = 20.0   # virtual visits of the model's prior (mcgo gtp --model)
 PRIOR_SHAPE_RATIO = 0       # model_prior_shape: see set_model_priors
 PRIOR_SHAPE_SQRT = 1
@@ -80,14 +81,16 @@ def leaves_the_ladder(pts, w, p, head, color):
 
 @kernel
 def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, color, vital,
-               scratch):
+               rows):
     """Give the ``count`` children starting at column ``first`` (moves in ``ints_moves``)
     their prior virtual visits and wins in the position ``(pts, info)`` (``ladder``: the
     thread's ladder space, :mod:`mcgo.tactics.ladder`). ``vital`` (the ``vital_prior``
     setting): virtual wins of the vital point of a small eyespace
     (:func:`mcgo.tactics.nakade.is_vital_point`), and then a nakade throw-in
     (:func:`mcgo.tactics.nakade.makes_nakade`) is no self-atari to punish, as in the
-    playouts; the readers use ``scratch`` (int32, room for 8 points). 0 reads none."""
+    playouts. 0 reads none. ``rows``: int32 scratch rows, one entry per point (the playout's
+    work rows): the eyespace readers use row 0, the pass's open-region test rows 1 and 2."""
+    scratch = rows[0]
     w = info[WIDTH]
     size = info[BOARDSIZE]
     last = info[LAST_MOVE]
@@ -98,12 +101,14 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, c
         escape = capture_or_escape(pts, info, zob, ladder, last, color, True)
         attack = ladder_attack(pts, info, zob, ladder, last, color)
         threat = ladder_threat(pts, info, zob, ladder, last, color)
-    board_open = info[NEMPTY] * OPEN_BOARD_FRACTION > size * size
     for c in range(first, first + count):
         p = ints_moves[c]
         add_prior(floats, c, PRIOR_EVEN, PRIOR_EVEN / 2)
         if p == PASS:
-            if board_open:
+            # Not while a border is open; once every empty region is one side's, passing
+            # is a real candidate, and under territory scoring often the best one (Fuego's
+            # cleanup_japanese_rules.tst, the Yamato and Aja Huang positions).
+            if has_open_region(pts, info, rows[1], rows[2]):
                 add_prior(floats, c, PRIOR_PASS, 0.0)
             continue
         if is_capture(pts, w, p, color):

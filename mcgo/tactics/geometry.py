@@ -7,9 +7,13 @@ moves and the 1st and 2nd are bad ones. Lines are counted from 0 at the edge.
 Distance in the *common fate graph* (Graepel et al. 2001; seed 000): every chain of stones
 is one node, so a move next to any stone of the last move's chain is at distance 1 from it,
 however long the chain. :func:`cfg_distances` measures it from a point.
+
+Whether the board is still open: :func:`has_open_region` looks for an empty region (the
+4-connected empty points) that touches stones of both colours, or none; once every region
+is walled in by one colour, the borders are drawn and passing is a real move.
 """
 
-from ..board.kernels import COLOR, EMPTY, NEXT, OFFBOARD
+from ..board.kernels import BLACK, COLOR, EMPTIES, EMPTY, NEMPTY, NEXT, OFFBOARD, WHITE, WIDTH
 from ..jit import inline_kernel, kernel
 
 EMPTY_AREA_RADIUS = 2   # the 5x5 box around a point must be empty
@@ -99,3 +103,41 @@ def cfg_distances(pts, w, source, limit, dist, queue):
                     s = pts[NEXT, s]
                     if s == q:
                         break
+
+
+@kernel
+def has_open_region(pts, info, seen, stack):
+    """True when some empty region of the position ``(pts, info)`` (4-connected empty
+    points) touches stones of both colours, or of neither (an empty board): a border still
+    to draw. False once every empty region is walled in by one colour and the edge, however
+    large it is (it may still be invaded, but that is for the search to find). ``seen`` and
+    ``stack``: int32 scratch, one entry per point."""
+    w = info[WIDTH]
+    for p in range(seen.shape[0]):
+        seen[p] = 0
+    for i in range(info[NEMPTY]):
+        p = pts[EMPTIES, i]
+        if seen[p]:
+            continue
+        seen[p] = 1
+        stack[0] = p
+        top = 1
+        touches_black = False
+        touches_white = False
+        while top > 0:
+            top -= 1
+            s = stack[top]
+            for q in (s - 1, s + 1, s - w, s + w):
+                c = pts[COLOR, q]
+                if c == EMPTY:
+                    if not seen[q]:
+                        seen[q] = 1
+                        stack[top] = q
+                        top += 1
+                elif c == BLACK:
+                    touches_black = True
+                elif c == WHITE:
+                    touches_white = True
+        if touches_black == touches_white:
+            return True
+    return False
