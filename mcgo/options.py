@@ -42,9 +42,23 @@ DEFAULT_RESIGN = 0.1     # resign below this win rate (0: never)
 # Only the scoring differs in mcgo's play: every set is played with positional superko and
 # without suicide (on KGS, Japanese rules' repetitions are rare and end in a cleanup).
 RULES_SCORING = {"chinese": "area", "aga": "area", "new_zealand": "area",
-                 "new-zealand": "area", "tromp-taylor": "area", "cgos": "area",
+                 "new-zealand": "area", "tromp-taylor": "area", "cgos": "area", "kgs": "area",
                  "stone-scoring": "area", "japanese": "territory", "korean": "territory"}
 DEFAULT_RULES = "chinese"
+# Rules under which the game ends at two passes and every stone left on the board counts as
+# alive (CGOS): a pass that wins on that count ends the game won. Under the others the dead
+# stones come off first, and a stone of ours left dead in the opponent's area loses its point.
+TROMP_TAYLOR_RULES = ("tromp-taylor", "cgos")
+
+
+def counts_every_stone(name):
+    """True when the rule set ``name`` (case ignored) scores the board as it stands at two
+    passes, every stone alive (Tromp-Taylor, as CGOS does).
+
+    >>> counts_every_stone("CGOS"), counts_every_stone("chinese")
+    (True, False)
+    """
+    return name.lower() in TROMP_TAYLOR_RULES
 
 
 def rules_scoring(name):

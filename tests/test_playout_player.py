@@ -46,14 +46,18 @@ def test_plays_the_move_fuego_expects_of_its_playout_policy(fuego_regression_dir
 
 def test_uct_param_player_switches_between_search_and_playouts():
     session = Session(size=9, seed=1)
-    assert session.send("uct_param_player") == "search_mode uct"
+    assert session.send("uct_param_player") == "resign_threshold 0.1\nsearch_mode uct"
     assert fails(session, "uct_param_player max_games 1000") == "unsupported parameter max_games"
+    session.send("uct_param_player resign_threshold 0")                 # never resign
+    assert session.engine.player.resign == 0.0
+    assert fails(session, "uct_param_player resign_threshold 2") == \
+        "resign_threshold must be a win rate from 0 to 1, not 2"
     assert fails(session, "uct_param_player search_mode fast") == \
         "search_mode must be uct or playout_policy, not fast"
     session.send("uct_param_player search_mode playout_policy")
-    assert session.send("uct_param_player") == "search_mode playout_policy"
+    assert session.send("uct_param_player").endswith("\nsearch_mode playout_policy")
     session.send("uct_param_player search_mode uct")
-    assert session.send("uct_param_player") == "search_mode uct"
+    assert session.send("uct_param_player").endswith("\nsearch_mode uct")
     assert session.engine.move_player is None              # genmove searches again
 
 
@@ -64,7 +68,9 @@ def test_player_playout_on_the_command_line(fuego_regression_dir):
     script = f"boardsize 9\n{loadsgf}\nuct_param_player\n{command}\nquit\n"
     proc = subprocess.run([sys.executable, "-m", "mcgo", "gtp", "--quiet", "--player", "playout"],
                           input=script.encode(), capture_output=True, timeout=300)
-    answers = [line[1:].strip() for line in proc.stdout.decode().splitlines() if line.startswith("=")]
-    assert proc.returncode == 0 and len(answers) == 5            # boardsize ... quit
-    assert answers[2] == "search_mode playout_policy"
+    replies = [reply for reply in proc.stdout.decode().split("\n\n") if reply.strip()]
+    assert proc.returncode == 0 and all(r.startswith("=") for r in replies)
+    answers = [reply[1:].strip() for reply in replies]
+    assert len(answers) == 5                                     # boardsize ... quit
+    assert answers[2].splitlines()[-1] == "search_mode playout_policy"
     assert expectation.matches(answers[3])

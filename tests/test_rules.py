@@ -154,7 +154,8 @@ def test_rules_commands():
         session.send(command)
         assert json.loads(session.send("kata-get-rules"))["scoring"] == "TERRITORY", command
         assert session.send("go_rules") == "japanese"
-    for command in ("kgs-rules aga", "kata-set-rules tromp-taylor", "go_rules cgos"):
+    for command in ("kgs-rules aga", "kata-set-rules tromp-taylor", "go_rules cgos",
+                    "go_rules kgs"):
         session.send(command)
         assert json.loads(session.send("kata-get-rules"))["scoring"] == "AREA", command
     assert fails(session, "kgs-rules ing") == "unknown rules ing"
@@ -163,6 +164,28 @@ def test_rules_commands():
     session.send("kgs-rules japanese")
     session.send("boardsize 9")           # a new game keeps the rules
     assert json.loads(session.send("kata-get-rules"))["scoring"] == "TERRITORY"
+
+
+def test_a_pass_that_wins_only_if_every_stone_counts_is_for_cgos_alone(fuego_regression_dir):
+    """Fuego's ``uct_pass_basics.tst`` 10 and 20, as the file runs them: after white's pass,
+    black's J8 stands dead in white's area. Counting every stone alive (CGOS, Tromp-Taylor)
+    black wins by passing or by A1; under KGS rules, where the dead stones come off, only
+    A1 wins."""
+    from mcgo.match.regress import read_tst
+    session = Session(size=9, playouts=3000, resign=0, seed=1)
+    answers = {}
+    for step in read_tst(fuego_regression_dir / "uct_pass_basics.tst"):
+        if step.command.startswith("uct_param_player max_games"):
+            continue                      # the simulations are the session's, as Fuego's 3000
+        if step.test_id in (10, 20):
+            answer = session.send(step.command)
+            assert step.expectation.matches(answer), (step.test_id, answer)
+            answers[step.test_id] = answer
+        elif step.test_id is None:
+            session.send(step.command)
+        else:
+            break
+    assert answers[20] == "A1" and set(answers) == {10, 20}
 
 
 def test_rules_on_the_command_line():

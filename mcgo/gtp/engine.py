@@ -106,6 +106,7 @@ class Engine:
         self._ponder_position = None  # the board to ponder on while it stays the position
         self._shown_net = None       # the shipped network, loaded when mcgo-ownership asks
         self.scoring = options.rules_scoring(rules)     # the board's: "area" or "territory"
+        self.every_stone_counts = options.counts_every_stone(rules)   # Tromp-Taylor, CGOS
         self.capture_dead = False    # Fuego's go_param_rules capture_dead: every genmove cleans up
         self._new_board(size, komi)
 
@@ -511,7 +512,8 @@ class Engine:
             return self._as_answer(self.move_player.choose(board, self.search.move_filter),
                                    board)
         move = self.player.choose(board, self.handicap, cleanup or self.capture_dead,
-                                  self.received_at, on_progress, interval)
+                                  self.received_at, on_progress, interval,
+                                  every_stone_counts=self.every_stone_counts)
         return self._as_answer(move, board)
 
     @staticmethod
@@ -813,6 +815,7 @@ class Engine:
             self.scoring = options.rules_scoring(name)
         except ValueError:
             raise GtpError(f"unknown rules {name}") from None
+        self.every_stone_counts = options.counts_every_stone(name)
         self.board.scoring = self.scoring      # the search starts a new tree for it
 
     def cmd_kgs_rules(self, args):
@@ -856,16 +859,24 @@ class Engine:
             if on else None
 
     def cmd_uct_param_player(self, args):
-        """Fuego's ``uct_param_player [KEY VALUE]``, one of its keys: ``search_mode
+        """Fuego's ``uct_param_player [KEY VALUE]``, two of its keys: ``resign_threshold X``
+        (resign below this win rate, 0 never: ``--resign``) and ``search_mode
         uct|playout_policy`` (``genmove`` searches, or plays the playout policy's move, as
-        Fuego's ``playout_*.tst`` regression files ask). Without arguments, the key with its
-        value, as Fuego lists its own."""
+        Fuego's ``playout_*.tst`` regression files ask). Without arguments, the keys with
+        their values, as Fuego lists its own."""
         need(args, 0, 2)
         mode = "playout_policy" if isinstance(self.move_player, PlayoutPlayer) else "uct"
         if not args:
-            return f"search_mode {mode}"
+            return f"resign_threshold {self.player.resign:g}\nsearch_mode {mode}"
         need(args, 2, 2)
-        if args[0].lower() != "search_mode":
+        key = args[0].lower()
+        if key == "resign_threshold":
+            threshold = parse_float(args[1])
+            if not 0.0 <= threshold <= 1.0:
+                raise GtpError(f"resign_threshold must be a win rate from 0 to 1, not {args[1]}")
+            self.player.resign = threshold
+            return ""
+        if key != "search_mode":
             raise GtpError(f"unsupported parameter {args[0]}")
         if args[1] not in ("uct", "playout_policy"):
             raise GtpError(f"search_mode must be uct or playout_policy, not {args[1]}")
@@ -873,9 +884,11 @@ class Engine:
         return ""
 
     def cmd_go_rules(self, args):
-        """Fuego's ``go_rules japanese|chinese|cgos``, as its regression suites send it: the
-        scoring only (Fuego's cgos also makes capturing the dead stones a duty, which
-        ``go_param_rules capture_dead 1`` asks for here). Without an argument, the rule set
+        """Fuego's ``go_rules japanese|chinese|cgos|kgs``, as its regression suites send it:
+        the scoring, and under ``cgos`` a count of every stone alive at two passes
+        (Tromp-Taylor); ``kgs`` is area scoring with the dead stones taken off, as
+        ``chinese``. (Fuego's cgos also makes capturing the dead stones a duty, which
+        ``go_param_rules capture_dead 1`` asks for here.) Without an argument, the rule set
         of the scoring, as Fuego names it."""
         need(args, 0, 1)
         if not args:

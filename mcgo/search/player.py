@@ -170,17 +170,20 @@ class Player:
         return result
 
     def choose(self, board, handicap=0, cleanup=False, received_at=None, on_progress=None,
-               interval=None):
+               interval=None, every_stone_counts=False):
         """Search and decide the move of ``board.to_move``: a point or ``PASS``, or None to
         resign. ``handicap`` (stones) delays resigning; ``cleanup`` is
-        ``kgs-genmove_cleanup`` (no resigning, no pass while dead opponent stones stand)."""
+        ``kgs-genmove_cleanup`` (no resigning, no pass while dead opponent stones stand);
+        ``every_stone_counts``: the rules count the board as it stands at two passes
+        (Tromp-Taylor, CGOS; :func:`pick_move`)."""
         result = self.think(board, received_at, on_progress, interval)
         if self.resigns(board, should_resign(board, result, self.resign, handicap) and not cleanup):
             return None
         return pick_move(board, result, cleanup=cleanup,
                          pass_holds=lambda position: self.pass_holds(position, result,
                                                                      received_at),
-                         position_verdict=self.position_verdict)
+                         position_verdict=self.position_verdict,
+                         every_stone_counts=every_stone_counts)
 
     def ponder(self, board, stop):
         """Search ``board`` (the position after our move, the opponent to move) until
@@ -253,12 +256,17 @@ class Player:
         return self._pass_search
 
 
-def pick_move(board, result, cleanup=False, pass_holds=None, position_verdict=None):
+def pick_move(board, result, cleanup=False, pass_holds=None, position_verdict=None,
+              every_stone_counts=False):
     """The move to answer: the search's choice, except that
 
     * when the opponent has just passed and passing now wins (counting the dead stones as the
-      playouts see them, and they are settled; or, under area scoring, counting every stone
-      alive as Tromp-Taylor does), pass and end the game; the count is the board's, area or
+      playouts see them, and they are settled; or, with ``every_stone_counts``, under rules
+      that count every stone alive as Tromp-Taylor and CGOS do), pass and end the game; but
+      under area scoring, while a dame is left and the search plays a move, that move comes
+      first, since each dame is a point (Fuego's ``uct_pass_basics.tst`` 10 and 20: with
+      its dead stone off, black wins by half a point after a pass and by more after A1).
+      The count is the board's, area or
       territory (:attr:`Board.scoring`). Under territory scoring, where the last points
       decide close games, the dead stones are those of ``position_verdict(board)`` (the
       position as it stands) when it is given;
@@ -301,10 +309,12 @@ def pick_move(board, result, cleanup=False, pass_holds=None, position_verdict=No
         now = position_verdict(board)
         if sign * score_without(board, now.dead) > 0 and is_settled(board, now):
             return PASS
-    elif opponent_passed and win_if_pass and is_settled(board, verdict):
-        return PASS
-    if opponent_passed and board.scoring == AREA and sign * board.score() > 0:
-        return PASS     # wins even counting every stone alive, as Tromp-Taylor (CGOS) counts
+    elif opponent_passed and win_if_pass and is_settled(board, verdict) \
+            and not (board.scoring == AREA and best != PASS and dame_left(board, verdict)):
+        return PASS     # under area scoring each dame is a point: filled first
+    if opponent_passed and every_stone_counts and board.scoring == AREA \
+            and sign * board.score() > 0:
+        return PASS     # wins counting every stone alive, as Tromp-Taylor (CGOS) counts
     # Under territory scoring dead stones stay on the board to the count (a dispute goes to
     # kgs-genmove_cleanup), and taking them inside one's own territory costs a point a move.
     territory = board.scoring == TERRITORY
