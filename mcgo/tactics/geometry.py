@@ -10,13 +10,22 @@ however long the chain. :func:`cfg_distances` measures it from a point.
 
 Whether the board is still open: :func:`has_open_region` looks for an empty region (the
 4-connected empty points) that touches stones of both colours, or none; once every region
-is walled in by one colour, the borders are drawn and passing is a real move.
+is walled in by one colour, the borders are drawn and passing is a real move. A region
+of more than half the board is walled in by nobody (the start of a game, handicap stones
+and all). A region that one colour walls in while at most ``INVADER_STONES`` stones of the other touch it, at
+least ``WALL_RATIO`` times fewer, counts as walled in: those are invaders, whose fate is for
+the search to read (the Yamato example in Fuego's ``cleanup_japanese_rules.tst``, where the
+stones played into the other's territory are dead and both sides must pass).
 """
 
-from ..board.kernels import BLACK, COLOR, EMPTIES, EMPTY, NEMPTY, NEXT, OFFBOARD, WHITE, WIDTH
+from ..board.kernels import (BLACK, BOARDSIZE, COLOR, EMPTIES, EMPTY, NEMPTY, NEXT, OFFBOARD,
+                             WIDTH)
 from ..jit import inline_kernel, kernel
 
 EMPTY_AREA_RADIUS = 2   # the 5x5 box around a point must be empty
+OPEN_REGION_SHARE = 2   # a region of more than 1/2 of the board's points is open
+INVADER_STONES = 2      # at most this many stones of one colour touching a region...
+WALL_RATIO = 4          # ... and this many times more of the other: a walled-in region
 FIRST_GOOD_LINE = 2     # edge distance of the 3rd line ...
 LAST_GOOD_LINE = 3      # ... and of the 4th; nearer the edge (1st, 2nd line) is low
 
@@ -108,36 +117,47 @@ def cfg_distances(pts, w, source, limit, dist, queue):
 @kernel
 def has_open_region(pts, info, seen, stack):
     """True when some empty region of the position ``(pts, info)`` (4-connected empty
-    points) touches stones of both colours, or of neither (an empty board): a border still
-    to draw. False once every empty region is walled in by one colour and the edge, however
-    large it is (it may still be invaded, but that is for the search to find). ``seen`` and
-    ``stack``: int32 scratch, one entry per point."""
+    points) covers more than half the board (``OPEN_REGION_SHARE``), or touches stones of
+    both colours, unless one colour's are invaders: at most ``INVADER_STONES`` of them, and ``WALL_RATIO`` times as
+    many of the other. False once every empty region is walled in by one colour and the
+    edge, however large it is (it may still be invaded, but that is for the search to find).
+    ``seen`` and ``stack``: int32 scratch, one entry per point."""
     w = info[WIDTH]
+    board_points = info[BOARDSIZE] * info[BOARDSIZE]
     for p in range(seen.shape[0]):
         seen[p] = 0
+    region = 0
     for i in range(info[NEMPTY]):
         p = pts[EMPTIES, i]
         if seen[p]:
             continue
-        seen[p] = 1
+        region += 1             # marks this region's points, and the stones it touches
+        seen[p] = region
         stack[0] = p
         top = 1
-        touches_black = False
-        touches_white = False
+        points = 1
+        black = 0
+        white = 0
         while top > 0:
             top -= 1
             s = stack[top]
             for q in (s - 1, s + 1, s - w, s + w):
                 c = pts[COLOR, q]
+                if c == OFFBOARD or seen[q] == region:
+                    continue
+                seen[q] = region
                 if c == EMPTY:
-                    if not seen[q]:
-                        seen[q] = 1
-                        stack[top] = q
-                        top += 1
+                    stack[top] = q
+                    top += 1
+                    points += 1
                 elif c == BLACK:
-                    touches_black = True
-                elif c == WHITE:
-                    touches_white = True
-        if touches_black == touches_white:
+                    black += 1
+                else:
+                    white += 1
+        fewer = min(black, white)
+        more = max(black, white)
+        if points * OPEN_REGION_SHARE > board_points:
+            return True
+        if fewer > 0 and (fewer > INVADER_STONES or more < WALL_RATIO * fewer):
             return True
     return False
