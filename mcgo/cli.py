@@ -224,7 +224,8 @@ def engine_options(command):
                      type=click.Choice(list(options.RULES_SCORING), case_sensitive=False),
                      default=options.DEFAULT_RULES, show_default=True,
                      help="Rules: japanese and korean count territory and prisoners, the others "
-                          "area (GTP kgs-rules or kata-set-rules changes them)."),
+                          "area; cgos and tromp-taylor count every stone left on the board as "
+                          "alive (GTP kgs-rules or kata-set-rules changes them)."),
         click.option("--playouts", type=click.IntRange(1), default=None,
                      help="Simulations per move (all threads together)."),
         click.option("--seconds", type=Number(0, min_open=True), default=None,
