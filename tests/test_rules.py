@@ -114,13 +114,7 @@ CLOSED_CASES = [case for case in CASES
                 if "aja" in case[0] or case[1] in (21, 24)]
 
 
-# Fuego's cleanup_japanese_rules.tst 170: "B+0.5, need to pass to win"; three dead white
-# stones stand in black's area, one region with a wall of 11 black stones.
-INVADED_CASE = ("sgf/games/2012/KGS/Charles60-FuegoBot-variation.sgf", 43, "b", r"[B\+0\.5]",
-                "[PASS]")
-
-
-@pytest.mark.parametrize("sgf, number, color, score, move", CLOSED_CASES + [INVADED_CASE])
+@pytest.mark.parametrize("sgf, number, color, score, move", CLOSED_CASES)
 def test_closed_territories_are_passed_as_fuego_expects(sgf, number, color, score, move):
     """At the simulations of the Fuego figures (10,000; at 5,000 seed 1 still plays C3 in
     the first position of each)."""

@@ -35,7 +35,7 @@ from ..tactics.atari import is_self_atari
 from ..tactics.eyes import is_true_eye
 from ..playout import mean_ownership
 from .search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, REUSE_LIMIT, Search
-from .status import SETTLED, dame_left, estimate, is_settled, judge, score_without
+from .status import SETTLED, border_left, dame_left, estimate, is_settled, judge, score_without
 from .timecontrol import MIN_THINK, TimeControl
 
 DEFAULT_SECONDS = 1.0          # thinking time when no limit and no time control is given
@@ -261,11 +261,12 @@ def pick_move(board, result, cleanup=False, pass_holds=None, position_verdict=No
     """The move to answer: the search's choice, except that
 
     * when the opponent has just passed and passing now wins (counting the dead stones as the
-      playouts see them, and they are settled; or, with ``every_stone_counts``, under rules
-      that count every stone alive as Tromp-Taylor and CGOS do), pass and end the game; but
-      under area scoring, while a dame is left and the search plays a move, that move comes
-      first, since each dame is a point (Fuego's ``uct_pass_basics.tst`` 10 and 20: with
-      its dead stone off, black wins by half a point after a pass and by more after A1).
+      playouts see them, and they are settled; or, under area scoring, counting every stone
+      alive but, unless ``every_stone_counts`` (Tromp-Taylor and CGOS rules), our own dead
+      ones), pass and end the game; but under area scoring, while an empty region touches
+      both colours and the search plays a move, that move comes first, since each dame is a
+      point (Fuego's ``uct_pass_basics.tst`` 10 and 20: with its dead stone off, black wins
+      by half a point after a pass and by more after A1).
       The count is the board's, area or
       territory (:attr:`Board.scoring`). Under territory scoring, where the last points
       decide close games, the dead stones are those of ``position_verdict(board)`` (the
@@ -310,11 +311,17 @@ def pick_move(board, result, cleanup=False, pass_holds=None, position_verdict=No
         if sign * score_without(board, now.dead) > 0 and is_settled(board, now):
             return PASS
     elif opponent_passed and win_if_pass and is_settled(board, verdict) \
-            and not (board.scoring == AREA and best != PASS and dame_left(board, verdict)):
+            and not (board.scoring == AREA and best != PASS and border_left(board, verdict)):
         return PASS     # under area scoring each dame is a point: filled first
-    if opponent_passed and every_stone_counts and board.scoring == AREA \
-            and sign * board.score() > 0:
-        return PASS     # wins counting every stone alive, as Tromp-Taylor (CGOS) counts
+    if opponent_passed and board.scoring == AREA and sign * board.score() > 0:
+        if every_stone_counts:
+            return PASS     # wins counting every stone alive, as Tromp-Taylor (CGOS) counts
+        # Elsewhere the dead stones come off: ours count against us (the opponent's, left
+        # alive, only make the count safer), and a dame left is a point to take first.
+        ours_dead = [p for p in verdict.dead if board.color_at(p) == color]
+        if sign * score_without(board, ours_dead) > 0 \
+                and not (best != PASS and border_left(board, verdict)):
+            return PASS
     # Under territory scoring dead stones stay on the board to the count (a dispute goes to
     # kgs-genmove_cleanup), and taking them inside one's own territory costs a point a move.
     territory = board.scoring == TERRITORY

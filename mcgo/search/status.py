@@ -241,23 +241,31 @@ def is_settled(board, verdict):
 
 def dame_left(board, verdict):
     """Neutral points, a seki's shared liberties aside: empty points the playouts give to
-    neither side, and (with the dead stones off the board) every empty region that touches
-    living stones of both colours. The playouts alone miss a neutral point that only one side
-    can fill, such as the liberty of a chain that its owner must then connect (a teire):
-    they give it to the side that fills it."""
+    neither side, and every :func:`border_left`. The playouts alone miss a neutral point
+    that only one side can fill, such as the liberty of a chain that its owner must then
+    connect (a teire): they give it to the side that fills it."""
+    seki = set(verdict.seki)
+    w = board.size + 2
+    for p in coords.all_points(board.size):
+        if board.color_at(p) != EMPTY:
+            continue
+        if abs(verdict.owner[coords.row_col(p, board.size)]) > SETTLED:
+            continue
+        if not any(q in seki for q in (p - 1, p + 1, p - w, p + w)):
+            return True
+    return border_left(board, verdict)
+
+
+def border_left(board, verdict):
+    """True when, with the dead stones off the board, an empty region touches living
+    stones of both colours and no seki: a dame to fill, whatever the playouts think of the
+    empty points elsewhere."""
     seki = set(verdict.seki)
     w = board.size + 2
 
     def next_to_seki(p):
         return any(q in seki for q in (p - 1, p + 1, p - w, p + w))
 
-    for p in coords.all_points(board.size):
-        if board.color_at(p) != EMPTY:
-            continue
-        if abs(verdict.owner[coords.row_col(p, board.size)]) > SETTLED:
-            continue
-        if not next_to_seki(p):
-            return True
     structure = Structure(board, verdict.dead)
     return any(colors == {BLACK, WHITE} and not any(next_to_seki(p) for p in points)
                for points, colors in zip(structure.region_points, structure.region_colors))

@@ -24,8 +24,8 @@ from ..jit import inline_kernel, kernel
 
 EMPTY_AREA_RADIUS = 2   # the 5x5 box around a point must be empty
 OPEN_REGION_SHARE = 2   # a region of more than 1/2 of the board's points is open
-INVADER_STONES = 3      # at most this many stones of one colour touching a region...
-WALL_RATIO = 3          # ... and this many times more of the other: a walled-in region
+INVADER_STONES = 2      # at most this many stones of one colour touching a region...
+WALL_RATIO = 4          # ... and this many times more of the other: a walled-in region
 FIRST_GOOD_LINE = 2     # edge distance of the 3rd line ...
 LAST_GOOD_LINE = 3      # ... and of the 4th; nearer the edge (1st, 2nd line) is low
 
