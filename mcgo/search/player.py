@@ -304,23 +304,25 @@ def pick_move(board, result, cleanup=False, pass_holds=None, position_verdict=No
         if dead_opponent:
             return cleanup_move(board, result, verdict.dead) or best_non_pass(result, best)
         return best
+    # Under area scoring each dame is a point: while one is left, the search's move comes
+    # before a pass.
+    fill_first = opponent_passed and board.scoring == AREA and best != PASS \
+        and border_left(board, verdict)
     if opponent_passed and board.scoring == TERRITORY and position_verdict is not None:
         # The search's ownership is the one after its own move, which may be the very point
         # the count turns on (Fuego's cleanup_japanese_rules.tst 160): judge the board as is.
         now = position_verdict(board)
         if sign * score_without(board, now.dead) > 0 and is_settled(board, now):
             return PASS
-    elif opponent_passed and win_if_pass and is_settled(board, verdict) \
-            and not (board.scoring == AREA and best != PASS and border_left(board, verdict)):
-        return PASS     # under area scoring each dame is a point: filled first
+    elif opponent_passed and win_if_pass and is_settled(board, verdict) and not fill_first:
+        return PASS
     if opponent_passed and board.scoring == AREA and sign * board.score() > 0:
         if every_stone_counts:
             return PASS     # wins counting every stone alive, as Tromp-Taylor (CGOS) counts
         # Elsewhere the dead stones come off: ours count against us (the opponent's, left
-        # alive, only make the count safer), and a dame left is a point to take first.
+        # alive, only make the count safer).
         ours_dead = [p for p in verdict.dead if board.color_at(p) == color]
-        if sign * score_without(board, ours_dead) > 0 \
-                and not (best != PASS and border_left(board, verdict)):
+        if sign * score_without(board, ours_dead) > 0 and not fill_first:
             return PASS
     # Under territory scoring dead stones stay on the board to the count (a dispute goes to
     # kgs-genmove_cleanup), and taking them inside one's own territory costs a point a move.

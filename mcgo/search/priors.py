@@ -5,11 +5,11 @@ the pattern playout follows then add virtual wins (a capture, an escape from ata
 that starts a working ladder or a move that gets a chain out of one before it starts, a
 MoGo 3x3 shape next to the last move, a free 3rd or 4th line point in an empty area) or
 virtual losses (a self-atari, running out of a working ladder, the 1st or 2nd line in an
-empty area, a pass while some empty region still touches both colours); with the
-``vital_prior`` setting, the vital point of a small eyespace gets virtual wins too, and a
-nakade throw-in no losses. The real playouts soon
-outweigh them; they only decide which moves the search looks at first. The rules themselves
-live in :mod:`mcgo.tactics`, shared with the playouts.
+empty area, a pass while a border is still open by
+:func:`~mcgo.tactics.geometry.has_open_region`); with the ``vital_prior`` setting, the vital
+point of a small eyespace gets virtual wins too, and a nakade throw-in no losses. The real
+playouts soon outweigh them; they only decide which moves the search looks at first. The
+rules themselves live in :mod:`mcgo.tactics`, shared with the playouts.
 
 With a learned move model (:mod:`mcgo.learn.movemodel`, ``mcgo gtp --model FILE``), each new
 child first gets ``strength`` virtual visits (:data:`MODEL_PRIOR_VISITS` by default) with

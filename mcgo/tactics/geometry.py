@@ -9,11 +9,11 @@ is one node, so a move next to any stone of the last move's chain is at distance
 however long the chain. :func:`cfg_distances` measures it from a point.
 
 Whether the board is still open: :func:`has_open_region` looks for an empty region (the
-4-connected empty points) that touches stones of both colours, or none; once every region
-is walled in by one colour, the borders are drawn and passing is a real move. A region
-of more than half the board is walled in by nobody (the start of a game, handicap stones
-and all). A region that one colour walls in while at most ``INVADER_STONES`` stones of the other touch it, at
-least ``WALL_RATIO`` times fewer, counts as walled in: those are invaders, whose fate is for
+4-connected empty points) that touches stones of both colours; once every region is walled
+in by one colour, the borders are drawn and passing is a real move. A region of more than
+half the board is walled in by nobody (the start of a game, handicap stones and all). A
+region still counts as walled in when at most ``INVADER_STONES`` stones of the other colour
+touch it and the wall has ``WALL_RATIO`` times as many: those are invaders, whose fate is for
 the search to read (the Yamato example in Fuego's ``cleanup_japanese_rules.tst``, where the
 stones played into the other's territory are dead and both sides must pass).
 """
@@ -118,9 +118,10 @@ def cfg_distances(pts, w, source, limit, dist, queue):
 def has_open_region(pts, info, seen, stack):
     """True when some empty region of the position ``(pts, info)`` (4-connected empty
     points) covers more than half the board (``OPEN_REGION_SHARE``), or touches stones of
-    both colours, unless one colour's are invaders: at most ``INVADER_STONES`` of them, and ``WALL_RATIO`` times as
-    many of the other. False once every empty region is walled in by one colour and the
-    edge, however large it is (it may still be invaded, but that is for the search to find).
+    both colours, unless one colour's are invaders: at most ``INVADER_STONES`` of them, and
+    ``WALL_RATIO`` times as many of the other. False once every empty region is walled in
+    by one colour and the edge, however large it is (it may still be invaded, but that is
+    for the search to find).
     ``seen`` and ``stack``: int32 scratch, one entry per point."""
     w = info[WIDTH]
     board_points = info[BOARDSIZE] * info[BOARDSIZE]
