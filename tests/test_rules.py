@@ -117,18 +117,16 @@ CLOSED_CASES = [case for case in CASES
 @pytest.mark.parametrize("sgf, number, color, score, move", CLOSED_CASES)
 def test_closed_territories_are_passed_as_fuego_expects(sgf, number, color, score, move):
     """At the simulations of the Fuego figures (10,000; at 5,000 seed 1 still plays C3 in
-    the first position of each), with seeds 1-3, at least two of them. One seed in six loses
-    a pass here since the default has an exploration term (Aja's move 22 with seed 1,
-    Yamato's 24 with seed 3): the pass's first playout is lost, and a move that looks even
-    takes the visits."""
+    the first position of each), with seeds 1-3. Without the pass's prior once every border
+    is drawn (``PRIOR_CLOSED_PASS``) one seed in six lost a pass here (Aja's move 22 with
+    seed 1, Yamato's 24 with seed 3): the pass's first playout was lost, and an invasion the
+    playouts misread, looking even, took the visits."""
     model = open_model("auto")
-    passed = 0
     for seed in (1, 2, 3):
         session = japanese(playouts=10000, resign=0, model=model, seed=seed)
         session.send(f"loadsgf {os.path.join(FUEGO, sgf)} {number}")
         assert expected(score).fullmatch(session.send("final_score"))
-        passed += bool(expected(move).fullmatch(session.send(f"genmove {color}")))
-    assert passed >= 2
+        assert expected(move).fullmatch(session.send(f"genmove {color}")), seed
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_MOD
                       P_MODEL_PRIOR, P_MODEL_SHAPE, P_POLICY, P_PRIORS, P_RAVE, P_RAVE_EQUIV,
                       P_SCORE_WEIGHT, P_SKIP_EYES, P_TERRITORY, P_VIRTUAL_LOSS, P_VITAL_PRIOR,
                       P_WIDEN, P_WIDEN_FACTOR, P_WIDEN_VISITS)
-from .priors import set_model_priors, set_priors
+from .priors import PRIOR_CLOSED_PASS, set_model_priors, set_priors
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT,
                    MODEL_PRIORED, MOVE, NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS,
                    PRIOR_WINS, REFUSED, ROOT, VISITS, WINS)
@@ -102,8 +102,9 @@ def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, m
                          diamond_keys, diamond_lg, vals)
         ints[MODEL_PRIORED, node] = 1
     if params[P_PRIORS] != 0.0:
+        closed_pass = PRIOR_CLOSED_PASS if params[P_TERRITORY] != 0.0 else 0.0
         set_priors(ints[MOVE], floats, first, count, pts, info, zob, pat3, work[1], color,
-                   params[P_VITAL_PRIOR], work[0])
+                   params[P_VITAL_PRIOR], closed_pass, work[0])
     if params[P_WIDEN] != 0.0:
         rank_children(ints, floats, first, count)
     state[NEXT_FREE] = first + count

@@ -6,10 +6,11 @@ that starts a working ladder or a move that gets a chain out of one before it st
 MoGo 3x3 shape next to the last move, a free 3rd or 4th line point in an empty area) or
 virtual losses (a self-atari, running out of a working ladder, the 1st or 2nd line in an
 empty area, a pass while a border is still open by
-:func:`~mcgo.tactics.geometry.has_open_region`); with the ``vital_prior`` setting, the vital
-point of a small eyespace gets virtual wins too, and a nakade throw-in no losses. The real
-playouts soon outweigh them; they only decide which moves the search looks at first. The
-rules themselves live in :mod:`mcgo.tactics`, shared with the playouts.
+:func:`~mcgo.tactics.geometry.has_open_region`; under territory scoring, virtual wins of a
+pass once none is); with the ``vital_prior`` setting, the vital point of a small eyespace
+gets virtual wins too, and a nakade throw-in no losses. The real playouts soon outweigh
+them; they only decide which moves the search looks at first. The rules themselves live in
+:mod:`mcgo.tactics`, shared with the playouts.
 
 With a learned move model (:mod:`mcgo.learn.movemodel`, ``mcgo gtp --model FILE``), each new
 child first gets ``strength`` virtual visits (:data:`MODEL_PRIOR_VISITS` by default) with
@@ -42,6 +43,7 @@ PRIOR_LADDER = 20.0         # virtual wins of an atari that starts a working lad
 PRIOR_GOOD_LINE = 10.0      # 3rd/4th line point in an empty area
 PRIOR_BAD_LINE = 10.0       # 1st/2nd line point in an empty area (losses)
 PRIOR_PASS = 20.0           # virtual losses of a pass while a border is still open
+PRIOR_CLOSED_PASS = 20.0    # virtual wins of a pass once every border is drawn (territory)
 MODEL_PRIOR_VISITS = 20.0   # virtual visits of the model's prior (mcgo gtp --model)
 PRIOR_SHAPE_RATIO = 0       # model_prior_shape: see set_model_priors
 PRIOR_SHAPE_SQRT = 1
@@ -81,15 +83,17 @@ def leaves_the_ladder(pts, w, p, head, color):
 
 @kernel
 def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, color, vital,
-               rows):
+               closed_pass, rows):
     """Give the ``count`` children starting at column ``first`` (moves in ``ints_moves``)
     their prior virtual visits and wins in the position ``(pts, info)`` (``ladder``: the
     thread's ladder space, :mod:`mcgo.tactics.ladder`). ``vital`` (the ``vital_prior``
     setting): virtual wins of the vital point of a small eyespace
     (:func:`mcgo.tactics.nakade.is_vital_point`), and then a nakade throw-in
     (:func:`mcgo.tactics.nakade.makes_nakade`) is no self-atari to punish, as in the
-    playouts. 0 reads none. ``rows``: int32 scratch rows, one entry per point (the playout's
-    work rows): the eyespace readers use row 0, the pass's open-region test rows 1 and 2."""
+    playouts. 0 reads none. ``closed_pass``: virtual wins of a pass once no border is open
+    (:data:`PRIOR_CLOSED_PASS` under territory scoring, 0 under area scoring). ``rows``:
+    int32 scratch rows, one entry per point (the playout's work rows): the eyespace readers
+    use row 0, the pass's open-region test rows 1 and 2."""
     scratch = rows[0]
     w = info[WIDTH]
     size = info[BOARDSIZE]
@@ -107,9 +111,19 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, c
         if p == PASS:
             # Not while a border is open; once every empty region is one side's, passing
             # is a real candidate, and under territory scoring often the best one (Fuego's
-            # cleanup_japanese_rules.tst, the Yamato and Aja Huang positions).
+            # cleanup_japanese_rules.tst, the Yamato and Aja Huang positions). There it
+            # starts as a good move: the learned model rates a pass as the rarest move
+            # (records pass only at the very end), and at an even prior one lost first
+            # playout shut it out whenever an invasion the playouts misread looked even
+            # (Aja's move 22). Not under area scoring, where a pass and a move inside one's
+            # own area are worth the same, and two passes in the tree end a simulation with
+            # every stone alive: more of them blur the ownership that the dead stones are
+            # judged by before the engine passes (cleanup_japanese_rules.tst 190 without
+            # its rules: B1 instead of a pass).
             if has_open_region(pts, info, rows[1], rows[2]):
                 add_prior(floats, c, PRIOR_PASS, 0.0)
+            elif closed_pass != 0.0:
+                add_prior(floats, c, closed_pass, closed_pass)
             continue
         if is_capture(pts, w, p, color):
             add_prior(floats, c, PRIOR_CAPTURE, PRIOR_CAPTURE)
