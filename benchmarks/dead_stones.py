@@ -12,6 +12,8 @@ Every engine (a GTP command line) is asked ``final_status_list dead``
   dead in a sense the count never sees);
 * on the final position: exact when its list equals the reference's.
 
+Each row also names the stones a judge got wrong (``*_missed``, ``*_extra``: GTP vertices).
+
 Results go to a JSON-lines file as each game ends (a rerun skips the games already there).
 
     python benchmarks/dead_stones.py GAMES_DIR --games 40 --out runs/dead.jsonl \\
@@ -24,6 +26,7 @@ import json
 import pathlib
 import sys
 
+from mcgo.board import coords
 from mcgo.gtp.controller import EngineProcess
 from mcgo.match.opponents import gnugo_command
 from mcgo.sgf import read_game, replay
@@ -51,6 +54,14 @@ def chosen_games(folder, count, min_moves):
 
 def dead_list(engine, path, move_number=None):
     return engine_dead_stones(engine, path, 19, move_number, timeout=600)
+
+
+def mistakes(prefix, said, truth):
+    """The stones a judge got wrong, as GTP vertices: ``missed`` (dead by the reference,
+    called alive) and ``extra`` (called dead, alive by the reference)."""
+    def vertices(points):
+        return sorted(coords.to_gtp(p, 19) for p in points)
+    return {f"{prefix}_missed": vertices(truth - said), f"{prefix}_extra": vertices(said - truth)}
 
 
 def main():
@@ -86,10 +97,12 @@ def main():
             said = dead_list(engine, path, start + 1) & stay
             row[f"{label}_before_exact"] = said == truth_before
             row[f"{label}_before_wrong"] = len(said ^ truth_before)
+            row.update(mistakes(f"{label}_before", said, truth_before))
             if label != "gnugo":
                 at_end = dead_list(engine, path)
                 row[f"{label}_end_exact"] = at_end == truth_end
                 row[f"{label}_end_wrong"] = len(at_end ^ truth_end)
+                row.update(mistakes(f"{label}_end", at_end, truth_end))
         with out.open("a") as f:
             f.write(json.dumps(row) + "\n")
         done[str(path)] = row
