@@ -42,10 +42,18 @@ from dead_stones import chosen_games, dead_list                 # noqa: E402
 CONSTANTS = ("DEAD_BELOW", "ALIVE_ABOVE", "UNSETTLED_SPLIT", "RESCUE_FLOOR", "SAFE_OWNERSHIP")
 
 
+def fail(message):
+    """A usage error: one line, exit status 2 (before any long work starts)."""
+    print(f"judge_maps: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def collect(args):
     from mcgo.gtp.controller import EngineProcess
     from mcgo.learn.split import game_key, split_of
     from mcgo.match.opponents import gnugo_command
+    if not pathlib.Path(args.games_dir).is_dir():
+        fail(f"no such folder: {args.games_dir}")
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     games = chosen_games(args.games_dir, None if args.split else args.games, args.min_moves)
@@ -73,11 +81,11 @@ def parse_assignments(items, many):
     for item in items:
         name, _, value = item.partition("=")
         if name not in CONSTANTS:
-            sys.exit(f"judge_maps: unknown constant {name!r}; known: {', '.join(CONSTANTS)}")
+            fail(f"unknown constant {name!r}; known: {', '.join(CONSTANTS)}")
         try:
             out[name] = [float(v) for v in value.split(",")] if many else float(value)
         except ValueError:
-            sys.exit(f"judge_maps: {item!r} is not NAME=NUMBER" + ("[,NUMBER...]" if many else ""))
+            fail(f"{item!r} is not NAME=NUMBER" + ("[,NUMBER...]" if many else ""))
     return out
 
 
@@ -91,7 +99,7 @@ def judge(args):
         record = read_game(row["path"])
         games.append((f.stem, row, replay(record, max_moves=row["start"]), replay(record)))
     if not games:
-        sys.exit(f"judge_maps: no saved maps in {args.maps}")
+        fail(f"no saved maps in {args.maps}")
     results = []
     for values in itertools.product(*grid.values()):
         setting = dict(zip(grid, values))
