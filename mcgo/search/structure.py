@@ -190,7 +190,8 @@ class Structure:
                 pending -= group
                 if not self.enclosed(group):
                     continue            # next to open space: unfinished, not seki
-                if any(self.open_count(self.chain_libs[ch]) < 2 for ch in group):
+                if any(self.open_count(self.chain_libs[ch]) < 2 and not self.can_fight_back(ch)
+                       for ch in group):
                     self.doomed |= group    # a chain of it can be captured
                     continue
                 regions = set().union(*(self.chain_regions[ch] for ch in group))
@@ -210,6 +211,30 @@ class Structure:
             if len(kept) == len(groups):
                 return seki
             groups = kept
+
+    def can_fight_back(self, ch):
+        """True when the chain ``ch``, down to one liberty, is not lost for that alone: it
+        captures an adjacent chain that is in atari too (a mutual atari: whoever plays first
+        wins it), or its side extends or connects at one of its liberties to two liberties or
+        more that no safe chain reaches (a ko or a cutting stone that can still connect)."""
+        color = self.chain_color[ch]
+        for p in self.chain_points[ch]:
+            for q in self.neighbours(p):
+                other = self.chain_of.get(q)
+                if (other is not None and self.chain_color[other] != color
+                        and len(self.chain_libs[other]) == 1):
+                    return True
+        for lib in self.chain_libs[ch]:
+            after = set()
+            for q in self.neighbours(lib):
+                if self.col[q] == EMPTY:
+                    after.add(q)
+                elif self.col[q] == color:
+                    after |= self.chain_libs[self.chain_of[q]]
+            after.discard(lib)
+            if self.open_count(after) >= 2:
+                return True
+        return False
 
     def enclosed(self, group):
         """True when no empty region next to the chains ``group`` is bigger than

@@ -1,0 +1,76 @@
+"""The structure's reading of chains in atari (:meth:`Structure.can_fight_back`) against
+sgfmill's rules, on positions of professional games: a chain down to one liberty can fight
+back exactly when an adjacent opponent chain is in atari too, or its side playing at the
+liberty leaves the chain (on sgfmill's board, after sgfmill's captures) with two liberties
+or more that no safe chain reaches. Liberties are counted here by a flood fill over
+sgfmill's board, the test's oracle.
+"""
+
+import pytest
+
+from mcgo import sgf
+from mcgo.board import coords
+from mcgo.search.structure import Structure
+from helpers import SGF_COLOR, sgfmill_board
+
+GAMES = ["Hon-45-1.sgf", "Hon-47-1.mgt", "Hon-51-1.sgf"]
+MOVES = range(40, 400, 4)
+
+
+def oracle_group(ref, row, col):
+    """(stones, liberties) of the chain at (row, col) on sgfmill's board."""
+    colour = ref.get(row, col)
+    stones, liberties, todo = {(row, col)}, set(), [(row, col)]
+    while todo:
+        r, c = todo.pop()
+        for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if not (0 <= q[0] < ref.side and 0 <= q[1] < ref.side):
+                continue
+            there = ref.get(*q)
+            if there is None:
+                liberties.add(q)
+            elif there == colour and q not in stones:
+                stones.add(q)
+                todo.append(q)
+    return stones, liberties
+
+
+def oracle_fights_back(ref, stones, liberty, colour, is_open):
+    for r, c in stones:
+        for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if (0 <= q[0] < ref.side and 0 <= q[1] < ref.side and ref.get(*q) not in (None, colour)
+                    and len(oracle_group(ref, *q)[1]) == 1):
+                return True
+    after = ref.copy()
+    after.play(*liberty, colour)
+    if after.get(*liberty) != colour:
+        return False                     # suicide: sgfmill took the stones off
+    return sum(map(is_open, oracle_group(after, *liberty)[1])) >= 2
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_chains_in_atari_fight_back_as_sgfmill_plays_it(goban_games_dir, name):
+    record = sgf.read_game(goban_games_dir / name)
+    checked = 0
+    for move in MOVES:
+        if move > len(record.moves):
+            break
+        board = sgf.replay(record, max_moves=move)
+        structure = Structure(board)
+        ref = sgfmill_board(board)
+
+        def is_open(row_col):
+            return structure.region_of[coords.point(*row_col, board.size)] not in structure.reached
+
+        for ch, libs in enumerate(structure.chain_libs):
+            if len(libs) != 1:
+                continue
+            row, col = coords.row_col(structure.chain_points[ch][0], board.size)
+            stones, liberties = oracle_group(ref, row, col)
+            assert len(liberties) == 1
+            colour = SGF_COLOR[structure.chain_color[ch]]
+            assert structure.can_fight_back(ch) == oracle_fights_back(
+                ref, stones, next(iter(liberties)), colour, is_open), (name, move, coords.to_gtp(
+                    structure.chain_points[ch][0], board.size))
+            checked += 1
+    assert checked >= 10, f"only {checked} chains in atari were found in {name}"
