@@ -99,7 +99,8 @@ def judge(board, owner, second_opinion=None):
        dead stone in an eye or a nakade is no seki to it);
     4. an unsettled chain (between DEAD_BELOW and ALIVE_ABOVE, not safe, not in seki) that
        the structure finds lost is dead: the other side wins a liberty race next to it
-       (:meth:`Structure.races`), or it is enclosed and down to one liberty, or its
+       (:meth:`Structure.races`), or it is enclosed and down to one liberty with no way to
+       fight back (:meth:`Structure.can_fight_back`: a mutual atari or a ko is not lost), or its
        partners kill it by sacrifice (``Structure.doomed``); then the structure is looked
        at again without it, up to MAX_SETTLING times;
     5. the rest: alive when safe or above ALIVE_ABOVE; an unsettled one alive when its

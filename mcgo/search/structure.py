@@ -179,7 +179,8 @@ class Structure:
 
         On the way it notes the enclosed groups that are lost instead (``self.doomed``, with
         their opponents across in ``self.saved``): a chain of them has one liberty left once
-        the safe side has filled its own, or the partners kill them by sacrifice."""
+        the safe side has filled its own and cannot fight back (:meth:`can_fight_back`), or
+        the partners kill them by sacrifice."""
         groups = []
         self.doomed, self.saved = set(), set()
         for color in (BLACK, WHITE):
