@@ -13,7 +13,8 @@ games of one part of :mod:`mcgo.learn.split`), GNU Go's dead stones of the final
 stones that stay on the board from ``--before`` moves before the end, and the search's
 ownership map of both positions (``status.search_ownership``, seed 0, as ``mcgo gtp
 --status-search N`` computes it). One pickle a game in OUT_DIR; a rerun skips the games
-there.
+there. A game GNU Go does not judge (an error, or no answer within 600 s) is skipped with its
+reason, and the others go on.
 
 ``judge`` counts the games whose dead list is exact before and at the end (``dead_stones.py``'s
 definition), with the judge's constants as they are or as ``--set NAME=VALUE`` says, and
@@ -49,7 +50,7 @@ def fail(message):
 
 
 def collect(args):
-    from mcgo.gtp.controller import EngineProcess
+    from mcgo.gtp.controller import EngineProcess, GtpError
     from mcgo.learn.split import game_key, split_of
     from mcgo.match.opponents import gnugo_command
     if not pathlib.Path(args.games_dir).is_dir():
@@ -65,7 +66,12 @@ def collect(args):
         if target.exists():
             continue
         start = len(record.moves) - args.before
-        row = {"path": str(path), "start": start, "truth_end": dead_list(gnugo, path),
+        try:
+            truth = dead_list(gnugo, path)
+        except GtpError as e:       # one game GNU Go cannot judge loses no other
+            print(f"skipped {path.stem}: GNU Go: {e}", file=sys.stderr, flush=True)
+            continue                # (a hung GNU Go was killed; the next game starts another)
+        row = {"path": str(path), "start": start, "truth_end": truth,
                "stay": survivors(record, start), "simulations": args.simulations}
         for key, moves in (("before", start), ("end", None)):
             board = replay(record, max_moves=moves)
