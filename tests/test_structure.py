@@ -51,7 +51,7 @@ def oracle_fights_back(ref, stones, liberty, colour, is_open):
 @pytest.mark.parametrize("name", GAMES)
 def test_chains_in_atari_fight_back_as_sgfmill_plays_it(goban_games_dir, name):
     record = sgf.read_game(goban_games_dir / name)
-    checked = 0
+    answers = []
     for move in MOVES:
         if move > len(record.moves):
             break
@@ -69,8 +69,9 @@ def test_chains_in_atari_fight_back_as_sgfmill_plays_it(goban_games_dir, name):
             stones, liberties = oracle_group(ref, row, col)
             assert len(liberties) == 1
             colour = SGF_COLOR[structure.chain_color[ch]]
-            assert structure.can_fight_back(ch) == oracle_fights_back(
-                ref, stones, next(iter(liberties)), colour, is_open), (name, move, coords.to_gtp(
-                    structure.chain_points[ch][0], board.size))
-            checked += 1
-    assert checked >= 10, f"only {checked} chains in atari were found in {name}"
+            expected = oracle_fights_back(ref, stones, next(iter(liberties)), colour, is_open)
+            assert structure.can_fight_back(ch) == expected, (name, move, coords.to_gtp(
+                structure.chain_points[ch][0], board.size))
+            answers.append(expected)
+    # Both answers must occur, or the comparison says nothing about one of them.
+    assert answers.count(True) >= 3 and answers.count(False) >= 3, (name, answers)

@@ -225,17 +225,20 @@ class Structure:
                 if (other is not None and self.chain_color[other] != color
                         and len(self.chain_libs[other]) == 1):
                     return True
-        for lib in self.chain_libs[ch]:
-            after = set()
-            for q in self.neighbours(lib):
-                if self.col[q] == EMPTY:
-                    after.add(q)
-                elif self.col[q] == color:
-                    after |= self.chain_libs[self.chain_of[q]]
-            after.discard(lib)
-            if self.open_count(after) >= 2:
-                return True
-        return False
+        return any(self.open_count(self.liberties_after(lib, color)) >= 2
+                   for lib in self.chain_libs[ch])
+
+    def liberties_after(self, p, color):
+        """The liberties of the chain a stone of ``color`` at the empty point ``p`` makes,
+        before any capture."""
+        libs = set()
+        for q in self.neighbours(p):
+            if self.col[q] == EMPTY:
+                libs.add(q)
+            elif self.col[q] == color:
+                libs |= self.chain_libs[self.chain_of[q]]
+        libs.discard(p)
+        return libs
 
     def enclosed(self, group):
         """True when no empty region next to the chains ``group`` is bigger than
@@ -268,19 +271,11 @@ class Structure:
         """The opponent chains ``color`` at the empty point ``p`` captures, or ataris while
         keeping two liberties itself (counting only liberties no safe chain reaches): then
         that side can fill the region and the other dies. Empty when it does neither."""
-        own, captured = set(), set()
-        for q in self.neighbours(p):
-            c = self.col[q]
-            if c == EMPTY:
-                own.add(q)
-            elif c == color:
-                own |= self.chain_libs[self.chain_of[q]]
-            elif self.chain_libs[self.chain_of[q]] == {p}:
-                captured.add(self.chain_of[q])
+        captured = {self.chain_of[q] for q in self.neighbours(p) if self.col[q] == 3 - color
+                    and self.chain_libs[self.chain_of[q]] == {p}}
         if captured:
             return captured
-        own.discard(p)
-        if self.open_count(own) < 2:
+        if self.open_count(self.liberties_after(p, color)) < 2:
             return set()                    # self-atari
         return {self.chain_of[q] for q in self.neighbours(p) if self.col[q] == 3 - color
                 and self.open_count(self.chain_libs[self.chain_of[q]] - {p}) <= 1}
