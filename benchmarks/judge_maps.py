@@ -19,10 +19,14 @@ reason, and the others go on.
 ``judge`` counts the games whose dead list is exact before and at the end (``dead_stones.py``'s
 definition), with the judge's constants as they are or as ``--set NAME=VALUE`` says, and
 ``--grid NAME=V1,V2,...`` tries every combination. Tune on games you will not report
-(``--split train`` of a collection), then report on the held-out ones.
+(``--split train`` of a collection), then report on the held-out ones. ``--corner-net`` and
+``--ownership-net`` add the engine's second judges as ``mcgo gtp`` does with the same options
+(seed 004's corner net on the chains the ownership leaves unsure; seed 003's network settling
+the unsettled chains by its sign).
 
     python benchmarks/judge_maps.py collect data/goban-original-games --games 40 --split train --out runs/maps-goban
     python benchmarks/judge_maps.py judge runs/maps-goban --grid UNSETTLED_SPLIT=0,0.1,0.2
+    python benchmarks/judge_maps.py judge runs/maps-goban --corner-net corner
 """
 
 import argparse
@@ -95,10 +99,41 @@ def parse_assignments(items, many):
     return out
 
 
+def second_judges(args):
+    """(ownership model, corner net) of ``--ownership-net`` and ``--corner-net`` (None for
+    ``none``); a bad choice is a usage error."""
+    model = corner = None
+    if args.ownership_net != "none":
+        from mcgo.ownership.model import open_ownership
+        from mcgo.ownership.network import NetworkError
+        try:
+            model = open_ownership(args.ownership_net)
+        except NetworkError as e:
+            fail(f"--ownership-net: {e}")
+    if args.corner_net != "none":
+        from mcgo.learn.corner import open_corner_net
+        try:
+            corner = open_corner_net(args.corner_net)
+        except ValueError as e:
+            fail(f"--corner-net: {e}")
+    return model, corner
+
+
+def verdict(board, owner, model, corner):
+    """The dead stones the engine would list from ``owner`` with these second judges
+    (:func:`mcgo.search.status.estimate` after its ownership step)."""
+    second = None if model is None else 2.0 * model.ownership(board) - 1.0
+    result = status.judge(board, owner, second)
+    if corner is not None:
+        result = status.with_corner_net(board, result, corner)
+    return set(result.dead)
+
+
 def judge(args):
     for name, value in parse_assignments(args.set, many=False).items():
         setattr(status, name, value)
     grid = parse_assignments(args.grid, many=True)
+    model, corner = second_judges(args)
     games = []
     for f in sorted(pathlib.Path(args.maps).glob("*.pkl")):
         row = pickle.loads(f.read_bytes())
@@ -115,13 +150,15 @@ def judge(args):
         wrong = []
         for name, row, start, final in games:
             stay, truth = row["stay"], row["truth_end"]
-            ok_before = set(status.judge(start, row["before"]).dead) & stay == truth & stay
-            ok_end = set(status.judge(final, row["end"]).dead) == truth
+            ok_before = verdict(start, row["before"], model, corner) & stay == truth & stay
+            ok_end = verdict(final, row["end"], model, corner) == truth
             before += ok_before
             end += ok_end
             if not (ok_before and ok_end):
                 wrong.append(name)
-        result = {"setting": {n: getattr(status, n) for n in CONSTANTS}, "games": len(games),
+        result = {"setting": {n: getattr(status, n) for n in CONSTANTS},
+                  "corner_net": args.corner_net, "ownership_net": args.ownership_net,
+                  "games": len(games),
                   "before_exact": before, "end_exact": end, "wrong": wrong}
         results.append(result)
         print(json.dumps(result), flush=True)
@@ -146,6 +183,8 @@ def main():
     j.add_argument("maps")
     j.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     j.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2")
+    j.add_argument("--corner-net", default="none", metavar="FILE|corner|none")
+    j.add_argument("--ownership-net", default="none", metavar="FILE|dagrnn|none")
     args = ap.parse_args()
     (collect if args.command == "collect" else judge)(args)
 
