@@ -1,9 +1,16 @@
-"""The structure's reading of chains in atari (:meth:`Structure.can_fight_back`) against
-sgfmill's rules, on positions of professional games: a chain down to one liberty can fight
-back exactly when an adjacent opponent chain is in atari too, or its side playing at the
-liberty leaves the chain (on sgfmill's board, after sgfmill's captures) with two liberties
-or more that no safe chain reaches. Liberties are counted here by a flood fill over
-sgfmill's board, the test's oracle.
+"""The structure's reading of chains in atari against sgfmill's rules, on positions of
+professional games:
+
+* :meth:`Structure.can_fight_back`: a chain down to one liberty can fight back exactly when
+  an adjacent opponent chain is in atari too, or its side playing at the liberty leaves the
+  chain (on sgfmill's board, after sgfmill's captures) with two liberties or more that no
+  safe chain reaches;
+* :meth:`Structure.escapes`: a chain of two liberties that the other side puts in atari (a
+  move sgfmill plays without capturing) escapes exactly when its side, playing at the
+  remaining liberty, has two liberties or more that no safe chain reaches (asked where
+  that stone captures nothing on sgfmill's board: the structure does not read captures there).
+
+Liberties are counted here by a flood fill over sgfmill's board, the test's oracle.
 """
 
 import pytest
@@ -74,4 +81,45 @@ def test_chains_in_atari_fight_back_as_sgfmill_plays_it(goban_games_dir, name):
                 structure.chain_points[ch][0], board.size))
             answers.append(expected)
     # Both answers must occur, or the comparison says nothing about one of them.
+    assert answers.count(True) >= 3 and answers.count(False) >= 3, (name, answers)
+
+
+def stone_count(ref):
+    return sum(ref.get(r, c) is not None for r in range(ref.side) for c in range(ref.side))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_chains_put_in_atari_escape_as_sgfmill_plays_it(goban_games_dir, name):
+    record = sgf.read_game(goban_games_dir / name)
+    answers = []
+    for move in MOVES:
+        if move > len(record.moves):
+            break
+        board = sgf.replay(record, max_moves=move)
+        structure = Structure(board)
+        ref = sgfmill_board(board)
+
+        def is_open(row_col):
+            return structure.region_of[coords.point(*row_col, board.size)] not in structure.reached
+
+        for ch, libs in enumerate(structure.chain_libs):
+            if len(libs) != 2:
+                continue
+            row, col = coords.row_col(structure.chain_points[ch][0], board.size)
+            colour = SGF_COLOR[structure.chain_color[ch]]
+            attacker = "w" if colour == "b" else "b"
+            for p in libs:
+                after = ref.copy()
+                after.play(*coords.row_col(p, board.size), attacker)
+                if stone_count(after) != stone_count(ref) + 1:
+                    continue                # a capture or a suicide: no plain atari
+                stones, (last,) = oracle_group(after, row, col)
+                extended = after.copy()
+                if not extended.apply_setup([last] if colour == "b" else [],
+                                            [last] if colour == "w" else [], []):
+                    continue                # it captures: left to the search (ko, snapback)
+                expected = sum(map(is_open, oracle_group(extended, *last)[1])) >= 2
+                assert structure.escapes(ch, p) == expected, (name, move, coords.to_gtp(
+                    structure.chain_points[ch][0], board.size), coords.to_gtp(p, board.size))
+                answers.append(expected)
     assert answers.count(True) >= 3 and answers.count(False) >= 3, (name, answers)

@@ -269,16 +269,27 @@ class Structure:
 
     def race_victims(self, p, color):
         """The opponent chains ``color`` at the empty point ``p`` captures, or ataris while
-        keeping two liberties itself (counting only liberties no safe chain reaches): then
-        that side can fill the region and the other dies. Empty when it does neither."""
+        keeping two liberties itself (counting only liberties no safe chain reaches) so that
+        they cannot escape (:meth:`escapes`): then that side can fill the region and the
+        other dies. Empty when it does neither."""
         captured = {self.chain_of[q] for q in self.neighbours(p) if self.col[q] == 3 - color
                     and self.chain_libs[self.chain_of[q]] == {p}}
         if captured:
             return captured
         if self.open_count(self.liberties_after(p, color)) < 2:
             return set()                    # self-atari
-        return {self.chain_of[q] for q in self.neighbours(p) if self.col[q] == 3 - color
-                and self.open_count(self.chain_libs[self.chain_of[q]] - {p}) <= 1}
+        ataried = {self.chain_of[q] for q in self.neighbours(p) if self.col[q] == 3 - color
+                   and self.open_count(self.chain_libs[self.chain_of[q]] - {p}) <= 1}
+        return {ch for ch in ataried if not self.escapes(ch, p)}
+
+    def escapes(self, ch, p):
+        """True when the chain ``ch``, put in atari by the other side's stone at the empty
+        point ``p``, extends or connects at a remaining liberty to two liberties or more
+        that no safe chain reaches (before any capture: a capture that answers the atari
+        may be a ko or a snapback, which the structure does not read)."""
+        color = self.chain_color[ch]
+        return any(self.open_count(self.liberties_after(lib, color) - {p}) >= 2
+                   for lib in self.chain_libs[ch] - {p})
 
     def races(self):
         """(winners, losers): groups that win, or lose, a liberty race by filling a point
