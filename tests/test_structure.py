@@ -10,7 +10,13 @@ professional games:
   remaining liberty, has two liberties or more that no safe chain reaches (asked where
   that stone captures nothing on sgfmill's board: the structure does not read captures there).
 
-Liberties are counted here by a flood fill over sgfmill's board, the test's oracle.
+* :meth:`Structure.fillable`: a side whose safe chain reaches an empty point's region can
+  fill the point exactly when its stone there has two liberties or more on sgfmill's board,
+  where the stone joins no chain that could first connect through its own eye.
+
+Liberties are counted here by a flood fill over sgfmill's board, the test's oracle. The
+first two take "open" (a liberty no safe side can fill) from the structure, which the third
+checks.
 """
 
 import pytest
@@ -67,7 +73,7 @@ def test_chains_in_atari_fight_back_as_sgfmill_plays_it(goban_games_dir, name):
         ref = sgfmill_board(board)
 
         def is_open(row_col):
-            return structure.region_of[coords.point(*row_col, board.size)] not in structure.reached
+            return structure.open_count([coords.point(*row_col, board.size)]) == 1
 
         for ch, libs in enumerate(structure.chain_libs):
             if len(libs) != 1:
@@ -100,7 +106,7 @@ def test_chains_put_in_atari_escape_as_sgfmill_plays_it(goban_games_dir, name):
         ref = sgfmill_board(board)
 
         def is_open(row_col):
-            return structure.region_of[coords.point(*row_col, board.size)] not in structure.reached
+            return structure.open_count([coords.point(*row_col, board.size)]) == 1
 
         for ch, libs in enumerate(structure.chain_libs):
             if len(libs) != 2:
@@ -122,4 +128,35 @@ def test_chains_put_in_atari_escape_as_sgfmill_plays_it(goban_games_dir, name):
                 assert structure.escapes(ch, p) == expected, (name, move, coords.to_gtp(
                     structure.chain_points[ch][0], board.size), coords.to_gtp(p, board.size))
                 answers.append(expected)
+    assert answers.count(True) >= 3 and answers.count(False) >= 3, (name, answers)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_safe_sides_fill_liberties_as_sgfmill_plays_them(goban_games_dir, name):
+    record = sgf.read_game(goban_games_dir / name)
+    answers = []
+    for move in MOVES:
+        if move > len(record.moves):
+            break
+        board = sgf.replay(record, max_moves=move)
+        structure = Structure(board)
+        ref = sgfmill_board(board)
+        for q in structure.region_of:
+            colours = structure.reached_by.get(structure.region_of[q], ())
+            if len(colours) != 1:
+                continue
+            (colour,) = colours
+            joined = {structure.chain_of[n] for n in structure.neighbours(q)
+                      if structure.col[n] == colour}
+            if any(structure.region_colors[r] == {colour}
+                   for ch in joined for r in structure.chain_regions[ch]):
+                continue            # it could connect through an eye first: not asked here
+            row, col = coords.row_col(q, board.size)
+            after = ref.copy()
+            after.play(row, col, SGF_COLOR[colour])
+            if stone_count(after) != stone_count(ref) + 1:
+                continue            # a capture or a suicide
+            expected = len(oracle_group(after, row, col)[1]) >= 2
+            assert structure.fillable(q) == expected, (name, move, coords.to_gtp(q, board.size))
+            answers.append(expected)
     assert answers.count(True) >= 3 and answers.count(False) >= 3, (name, answers)

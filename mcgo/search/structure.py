@@ -67,8 +67,11 @@ class Structure:
             sources = self.benson(color) | {ch for ch in strong if self.chain_color[ch] == color}
             self.safe |= self._reach(color, sources)
         self.reached = set()        # regions a safe chain reaches
+        self.reached_by = {}        # region -> colours of the safe chains that reach it
         for ch in self.safe:
             self.reached |= self.chain_regions[ch]
+            for r in self.chain_regions[ch]:
+                self.reached_by.setdefault(r, set()).add(self.chain_color[ch])
         self.seki = self._seki()
 
     def neighbours(self, p):
@@ -363,5 +366,31 @@ class Structure:
         return any({p + 1, p + w, p + w + 1} <= space for p in space)
 
     def open_count(self, libs):
-        """Liberties no safe chain reaches."""
-        return sum(self.region_of[q] not in self.reached for q in libs)
+        """Liberties no safe chain reaches, or that no safe side reaching them can fill
+        without putting its stone in atari."""
+        return sum(not self.fillable(q) for q in libs)
+
+    def fillable(self, q):
+        """True when a side with a safe chain next to ``q``'s region can fill ``q`` and keep
+        two liberties (GNU Go's aftermath fills the liberties it safely can), counting the
+        liberties of the own chains it can first connect to through its own eyes."""
+        return any(len(self.filled_liberties(q, c)) >= 2
+                   for c in self.reached_by.get(self.region_of[q], ()))
+
+    def filled_liberties(self, q, color):
+        """The liberties of a stone of ``color`` at ``q`` with the chains it joins and those
+        they reach through regions only ``color`` surrounds (its eyes, which it may fill to
+        connect)."""
+        libs = {n for n in self.neighbours(q) if self.col[n] == EMPTY}
+        todo = [self.chain_of[n] for n in self.neighbours(q) if self.col[n] == color]
+        done = set(todo)
+        while todo:
+            ch = todo.pop()
+            libs |= self.chain_libs[ch]
+            for r in self.chain_regions[ch]:
+                if self.region_colors[r] == {color}:
+                    for other in self.region_chains[r] - done:
+                        done.add(other)
+                        todo.append(other)
+        libs.discard(q)
+        return libs
