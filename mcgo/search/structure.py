@@ -272,9 +272,8 @@ class Structure:
 
     def race_victims(self, p, color):
         """The opponent chains ``color`` at the empty point ``p`` captures, or ataris while
-        keeping two liberties itself (counting only liberties no safe chain reaches) so that
-        they cannot escape (:meth:`escapes`): then that side can fill the region and the
-        other dies. Empty when it does neither."""
+        keeping two liberties itself (counting only liberties no safe chain reaches): then
+        that side can fill the region and the other dies. Empty when it does neither."""
         captured = {self.chain_of[q] for q in self.neighbours(p) if self.col[q] == 3 - color
                     and self.chain_libs[self.chain_of[q]] == {p}}
         if captured:
@@ -283,7 +282,7 @@ class Structure:
             return set()                    # self-atari
         ataried = {self.chain_of[q] for q in self.neighbours(p) if self.col[q] == 3 - color
                    and self.open_count(self.chain_libs[self.chain_of[q]] - {p}) <= 1}
-        return {ch for ch in ataried if not self.escapes(ch, p)}
+        return ataried
 
     def escapes(self, ch, p):
         """True when the chain ``ch``, put in atari by the other side's stone at the empty
@@ -296,9 +295,11 @@ class Structure:
 
     def races(self):
         """(winners, losers): groups that win, or lose, a liberty race by filling a point
-        of a small contested region (:meth:`race_victims`), the losers enclosed (with
-        open space around, the atari is no capture yet). For the chains the playouts leave
-        unsettled."""
+        of a small contested region (:meth:`race_victims`, less the chains that escape the
+        atari: :meth:`escapes`), the losers enclosed (with open space around, the atari is no
+        capture yet). For the chains the playouts leave unsettled. (The seki test keeps the
+        plain atari: dead stones in a living group's eye space can often connect out of one
+        atari, and it would take their region for a seki.)"""
         winners, losers = set(), set()
         for r, pts in enumerate(self.region_points):
             if (len(self.region_colors[r]) < 2 or r in self.reached
@@ -306,7 +307,8 @@ class Structure:
                 continue
             for p in pts:
                 for color in (BLACK, WHITE):
-                    victims = self._reach(3 - color, self.race_victims(p, color))
+                    victims = self._reach(3 - color, {
+                        ch for ch in self.race_victims(p, color) if not self.escapes(ch, p)})
                     if victims and self.enclosed(victims):
                         losers |= victims
                         movers = [self.chain_of[q] for q in self.neighbours(p)
