@@ -8,8 +8,7 @@ professional games:
 * :meth:`Structure.escapes`: a chain of two liberties that the other side puts in atari (a
   move sgfmill plays without capturing) escapes exactly when its side, playing at the
   remaining liberty, has two liberties or more that no safe chain reaches (asked where
-  that stone captures nothing on sgfmill's board: the structure does not read captures there).
-
+  that stone captures nothing on sgfmill's board: the structure does not read captures there);
 * :meth:`Structure.fillable`: a side whose safe chain reaches an empty point's region can
   fill the point exactly when its stone there has two liberties or more on sgfmill's board,
   where the stone joins no chain that could first connect through its own eye.
@@ -48,6 +47,30 @@ def oracle_group(ref, row, col):
     return stones, liberties
 
 
+def positions(goban_games_dir, name):
+    """(move, board, its structure, sgfmill's board) every 4 moves of a goban game."""
+    record = sgf.read_game(goban_games_dir / name)
+    for move in MOVES:
+        if move > len(record.moves):
+            break
+        board = sgf.replay(record, max_moves=move)
+        yield move, board, Structure(board), sgfmill_board(board)
+
+
+def opener(structure, size):
+    """(row, col) -> True when the structure counts that liberty as open."""
+    return lambda row_col: structure.open_count([coords.point(*row_col, size)]) == 1
+
+
+def stone_count(ref):
+    return sum(ref.get(r, c) is not None for r in range(ref.side) for c in range(ref.side))
+
+
+def assert_both_answers(name, answers):
+    """Both answers must occur, or the comparison says nothing about one of them."""
+    assert min(answers.count(True), answers.count(False)) >= 3, (name, answers)
+
+
 def oracle_fights_back(ref, stones, liberty, colour, is_open):
     for r, c in stones:
         for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
@@ -63,18 +86,9 @@ def oracle_fights_back(ref, stones, liberty, colour, is_open):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_chains_in_atari_fight_back_as_sgfmill_plays_it(goban_games_dir, name):
-    record = sgf.read_game(goban_games_dir / name)
     answers = []
-    for move in MOVES:
-        if move > len(record.moves):
-            break
-        board = sgf.replay(record, max_moves=move)
-        structure = Structure(board)
-        ref = sgfmill_board(board)
-
-        def is_open(row_col):
-            return structure.open_count([coords.point(*row_col, board.size)]) == 1
-
+    for move, board, structure, ref in positions(goban_games_dir, name):
+        is_open = opener(structure, board.size)
         for ch, libs in enumerate(structure.chain_libs):
             if len(libs) != 1:
                 continue
@@ -86,28 +100,14 @@ def test_chains_in_atari_fight_back_as_sgfmill_plays_it(goban_games_dir, name):
             assert structure.can_fight_back(ch) == expected, (name, move, coords.to_gtp(
                 structure.chain_points[ch][0], board.size))
             answers.append(expected)
-    # Both answers must occur, or the comparison says nothing about one of them.
-    assert answers.count(True) >= 3 and answers.count(False) >= 3, (name, answers)
-
-
-def stone_count(ref):
-    return sum(ref.get(r, c) is not None for r in range(ref.side) for c in range(ref.side))
+    assert_both_answers(name, answers)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_chains_put_in_atari_escape_as_sgfmill_plays_it(goban_games_dir, name):
-    record = sgf.read_game(goban_games_dir / name)
     answers = []
-    for move in MOVES:
-        if move > len(record.moves):
-            break
-        board = sgf.replay(record, max_moves=move)
-        structure = Structure(board)
-        ref = sgfmill_board(board)
-
-        def is_open(row_col):
-            return structure.open_count([coords.point(*row_col, board.size)]) == 1
-
+    for move, board, structure, ref in positions(goban_games_dir, name):
+        is_open = opener(structure, board.size)
         for ch, libs in enumerate(structure.chain_libs):
             if len(libs) != 2:
                 continue
@@ -128,19 +128,13 @@ def test_chains_put_in_atari_escape_as_sgfmill_plays_it(goban_games_dir, name):
                 assert structure.escapes(ch, p) == expected, (name, move, coords.to_gtp(
                     structure.chain_points[ch][0], board.size), coords.to_gtp(p, board.size))
                 answers.append(expected)
-    assert answers.count(True) >= 3 and answers.count(False) >= 3, (name, answers)
+    assert_both_answers(name, answers)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_safe_sides_fill_liberties_as_sgfmill_plays_them(goban_games_dir, name):
-    record = sgf.read_game(goban_games_dir / name)
     answers = []
-    for move in MOVES:
-        if move > len(record.moves):
-            break
-        board = sgf.replay(record, max_moves=move)
-        structure = Structure(board)
-        ref = sgfmill_board(board)
+    for move, board, structure, ref in positions(goban_games_dir, name):
         for q in structure.region_of:
             colours = structure.reached_by.get(structure.region_of[q], ())
             if len(colours) != 1:
@@ -159,4 +153,4 @@ def test_safe_sides_fill_liberties_as_sgfmill_plays_them(goban_games_dir, name):
             expected = len(oracle_group(after, row, col)[1]) >= 2
             assert structure.fillable(q) == expected, (name, move, coords.to_gtp(q, board.size))
             answers.append(expected)
-    assert answers.count(True) >= 3 and answers.count(False) >= 3, (name, answers)
+    assert_both_answers(name, answers)

@@ -66,12 +66,12 @@ class Structure:
         for color in (BLACK, WHITE):
             sources = self.benson(color) | {ch for ch in strong if self.chain_color[ch] == color}
             self.safe |= self._reach(color, sources)
-        self.reached = set()        # regions a safe chain reaches
         self.reached_by = {}        # region -> colours of the safe chains that reach it
         for ch in self.safe:
-            self.reached |= self.chain_regions[ch]
             for r in self.chain_regions[ch]:
                 self.reached_by.setdefault(r, set()).add(self.chain_color[ch])
+        self.reached = set(self.reached_by)     # regions a safe chain reaches
+        self._fillable = {}
         self.seki = self._seki()
 
     def neighbours(self, p):
@@ -155,8 +155,9 @@ class Structure:
             X -= weak
             R = {r for r in R if borders[r] <= X}
 
-    def _reach(self, color, sources):
-        """Chains of ``color`` reachable from ``sources`` through empty points."""
+    def _reach(self, color, sources, eyes_only=False):
+        """Chains of ``color`` reachable from ``sources`` through empty points (with
+        ``eyes_only``, only through regions that ``color`` alone surrounds)."""
         done = set(sources)
         todo = list(sources)
         seen_regions = set()
@@ -166,6 +167,8 @@ class Structure:
                 if r in seen_regions:
                     continue
                 seen_regions.add(r)
+                if eyes_only and self.region_colors[r] != {color}:
+                    continue
                 for other in self.region_chains[r]:
                     if self.chain_color[other] == color and other not in done:
                         done.add(other)
@@ -280,9 +283,8 @@ class Structure:
             return captured
         if self.open_count(self.liberties_after(p, color)) < 2:
             return set()                    # self-atari
-        ataried = {self.chain_of[q] for q in self.neighbours(p) if self.col[q] == 3 - color
-                   and self.open_count(self.chain_libs[self.chain_of[q]] - {p}) <= 1}
-        return ataried
+        return {self.chain_of[q] for q in self.neighbours(p) if self.col[q] == 3 - color
+                and self.open_count(self.chain_libs[self.chain_of[q]] - {p}) <= 1}
 
     def escapes(self, ch, p):
         """True when the chain ``ch``, put in atari by the other side's stone at the empty
@@ -376,23 +378,18 @@ class Structure:
         """True when a side with a safe chain next to ``q``'s region can fill ``q`` and keep
         two liberties (GNU Go's aftermath fills the liberties it safely can), counting the
         liberties of the own chains it can first connect to through its own eyes."""
-        return any(len(self.filled_liberties(q, c)) >= 2
-                   for c in self.reached_by.get(self.region_of[q], ()))
+        if q not in self._fillable:     # asked again and again by open_count
+            self._fillable[q] = any(len(self.filled_liberties(q, c)) >= 2
+                                    for c in self.reached_by.get(self.region_of[q], ()))
+        return self._fillable[q]
 
     def filled_liberties(self, q, color):
-        """The liberties of a stone of ``color`` at ``q`` with the chains it joins and those
-        they reach through regions only ``color`` surrounds (its eyes, which it may fill to
-        connect)."""
-        libs = {n for n in self.neighbours(q) if self.col[n] == EMPTY}
-        todo = [self.chain_of[n] for n in self.neighbours(q) if self.col[n] == color]
-        done = set(todo)
-        while todo:
-            ch = todo.pop()
+        """The liberties of a stone of ``color`` at ``q`` with the chains it joins
+        (:meth:`liberties_after`) and those they reach through regions only ``color``
+        surrounds (its eyes, which it may fill to connect)."""
+        joined = [self.chain_of[n] for n in self.neighbours(q) if self.col[n] == color]
+        libs = self.liberties_after(q, color)
+        for ch in self._reach(color, joined, eyes_only=True):
             libs |= self.chain_libs[ch]
-            for r in self.chain_regions[ch]:
-                if self.region_colors[r] == {color}:
-                    for other in self.region_chains[r] - done:
-                        done.add(other)
-                        todo.append(other)
         libs.discard(q)
         return libs
