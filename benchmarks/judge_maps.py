@@ -120,13 +120,8 @@ def second_judges(args):
 
 
 def verdict(board, owner, model, corner):
-    """The dead stones the engine would list from ``owner`` with these second judges
-    (:func:`mcgo.search.status.estimate` after its ownership step)."""
-    second = None if model is None else 2.0 * model.ownership(board) - 1.0
-    result = status.judge(board, owner, second)
-    if corner is not None:
-        result = status.with_corner_net(board, result, corner)
-    return set(result.dead)
+    """The dead stones the engine would list from ``owner`` with these second judges."""
+    return set(status.judge_with(board, owner, model, corner).dead)
 
 
 def judge(args):

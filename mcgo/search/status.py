@@ -184,6 +184,13 @@ def estimate(board, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=
         owner = search_ownership(start, search, seed=seed, threads=threads)
     else:
         owner = ownership(start, playouts=playouts, policy=policy, seed=seed, threads=threads)
+    return judge_with(board, owner, ownership_model, corner_net)
+
+
+def judge_with(board, owner, ownership_model=None, corner_net=None):
+    """:func:`judge` of the ownership map ``owner`` with the engine's second judges: seed
+    003's network (``ownership_model``) settling the chains the map leaves unsure, then
+    seed 004's corner net (:func:`with_corner_net`)."""
     second = None
     if ownership_model is not None:
         second = 2.0 * ownership_model.ownership(board) - 1.0
