@@ -14,7 +14,7 @@ one game in five of TRAIN held out (same source) and on every ``--test NAME=DIR`
 sources). An evaluator that reads the position does about as well on another source as
 on its own; one that learned who plays which colour does not.
 
-    python benchmarks/ecfg_sources.py benchmarks/matches/*9x9*/games \\
+    python benchmarks/ecfg_sources.py benchmarks/matches/*-vs-pachi-9x9*/games \\
         --test pachi-selfplay=RUN/games --test mcgo-equal=RUN2/games --cache labels.npz --json
 
 The searches take most of the time (about 0.05 s a position at 1,000 simulations);
@@ -105,6 +105,11 @@ def main():
         name, sep, path = spec.partition("=")
         if not sep or not pathlib.Path(path).exists():
             sys.exit(f"error: --test {spec!r}: give NAME=DIR with an existing DIR")
+        resolved = pathlib.Path(path).resolve()
+        for given in args.train:
+            other = pathlib.Path(given).resolve()
+            if resolved == other or other in resolved.parents or resolved in other.parents:
+                sys.exit(f"error: --test {spec!r} overlaps the training games {given!r}")
         tests[name] = [r for r in read_records([path]) if r.size == 9]
     cache = pathlib.Path(args.cache) if args.cache else None
     if cache is not None and cache.exists():
