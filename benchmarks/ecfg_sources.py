@@ -31,11 +31,10 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from mcgo.learn.ecfg import Ecfg, point_weights  # noqa: E402
-from mcgo.learn.ecfg_train import OutcomeModel, fit_counts, outcome_accuracy, stone_count  # noqa: E402
+from mcgo.learn.ecfg_train import (OutcomeModel, fit_counts, outcome_accuracy,  # noqa: E402
+                                   outcome_positions, stone_count)
 from mcgo.learn.movemodel import read_records  # noqa: E402
-from mcgo.learn.results import parse_result  # noqa: E402
 from mcgo.search.search import Search  # noqa: E402
-from mcgo.sgf import replay  # noqa: E402
 
 DEPTH, WEIGHTING = 2, "count"
 HELD_OUT = 5            # game g is held out when g % HELD_OUT == 0
@@ -46,24 +45,13 @@ def labelled_positions(records, stones, simulations, seed):
     position with ``stones[0] - 1 .. stones[1] + 1`` stones (the SVMs' windows)."""
     search = Search(seed=seed)
     rows = {k: [] for k in ("X", "S", "Y", "WIN", "G")}
-    for g, record in enumerate(records):
-        winner, _, _ = parse_result(record.result)
-        if winner is None:
-            continue
-        board = replay(record, max_moves=0, superko=False)
-        for color, point in record.moves:
-            s = stone_count(board)
-            if s > stones[1] + 1:
-                break
-            if s >= stones[0] - 1:
-                board.to_move = color
-                weights = point_weights(None, board, WEIGHTING, color)
-                rows["X"].append(Ecfg(board, color, weights).features(DEPTH, WEIGHTING))
-                rows["S"].append(s)
-                rows["Y"].append(int(winner == color))
-                rows["WIN"].append(search.run(board, playouts=simulations).winrate)
-                rows["G"].append(g)
-            board.play(point, color, repetition=False)
+    for g, board, color, won in outcome_positions(records, (stones[0] - 1, stones[1] + 1)):
+        weights = point_weights(None, board, WEIGHTING, color)
+        rows["X"].append(Ecfg(board, color, weights).features(DEPTH, WEIGHTING))
+        rows["S"].append(stone_count(board))
+        rows["Y"].append(int(won))
+        rows["WIN"].append(search.run(board, playouts=simulations).winrate)
+        rows["G"].append(g)
     return {k: np.array(v) for k, v in rows.items()}
 
 
@@ -72,8 +60,7 @@ def train(data, labels, mask, stones):
     by_count = {s: (data["X"][mask & (data["S"] == s)], labels[mask & (data["S"] == s)])
                 for s in range(stones[0] - 1, stones[1] + 2)}
     models, _ = fit_counts(by_count, {}, stones)
-    return OutcomeModel(DEPTH, WEIGHTING, stones, np.array([m[0] for m in models]),
-                        np.array([m[1] for m in models]), np.array([m[2] for m in models]))
+    return OutcomeModel.from_fits(DEPTH, WEIGHTING, stones, models)
 
 
 def held_out_accuracy(model, data, mask, stones):

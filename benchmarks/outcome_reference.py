@@ -22,11 +22,10 @@ import collections
 import json
 import sys
 
-from mcgo.learn.ecfg_train import open_evaluator, stone_count
+from mcgo.board import opponent
+from mcgo.learn.ecfg_train import open_evaluator, outcome_positions
 from mcgo.learn.movemodel import read_records
-from mcgo.learn.results import parse_result
 from mcgo.search.search import Search
-from mcgo.sgf import replay
 
 
 def main():
@@ -45,24 +44,15 @@ def main():
     winners = collections.Counter()
     positions = 0
     komis = collections.Counter()
-    for record in records:
-        winner, _, _ = parse_result(record.result)
-        if winner is None:
-            continue
-        board = replay(record, max_moves=0, superko=False)
-        komis[board.komi] += 1
-        for color, point in record.moves:
-            s = stone_count(board)
-            if s > high:
-                break
-            if s >= low:
-                board.to_move = color
-                wins = winner == color
-                positions += 1
-                winners[winner] += 1
-                right["search"] += (search.run(board, playouts=args.simulations).winrate > 0.5) == wins
-                right["evaluator"] += (model.decision(board, color) > 0) == wins
-            board.play(point, color, repetition=False)
+    games_used = set()
+    for index, board, color, wins in outcome_positions(records, (low, high)):
+        if index not in games_used:
+            games_used.add(index)
+            komis[board.komi] += 1
+        positions += 1
+        winners[color if wins else opponent(color)] += 1
+        right["search"] += (search.run(board, playouts=args.simulations).winrate > 0.5) == wins
+        right["evaluator"] += (model.decision(board, color) > 0) == wins
     if not positions:
         sys.exit("no positions with a winner and those stone counts")
     base = max(winners.values()) / positions

@@ -72,6 +72,12 @@ class OutcomeModel:
         self.stats = stats
         self.metadata = dict(metadata or {})
 
+    @classmethod
+    def from_fits(cls, d, weighting, stones, fits, stats=None, metadata=None):
+        """The model of :func:`fit_counts`' per-count ``(coef, intercept, scale)``."""
+        return cls(d, weighting, stones, np.array([f[0] for f in fits]),
+                   np.array([f[1] for f in fits]), np.array([f[2] for f in fits]), stats, metadata)
+
     def decision(self, board, player=None):
         from .ecfg import Ecfg, point_weights
         player = board.to_move if player is None else player
@@ -219,11 +225,11 @@ def ecfg_command(dataset, output, depths, weightings, stones, json_path):
             if best is None or valid_mean > best[0]:
                 best = (valid_mean, d, weighting, models, test_mean)
     _, d, weighting, models, test_mean = best
-    model = OutcomeModel(d, weighting, (low, high), np.array([m[0] for m in models]),
-                         np.array([m[1] for m in models]), np.array([m[2] for m in models]),
-                         stats if weighting != "count" else None,
-                         {"training_data": str(dataset), "split": "train games (mcgo.learn.split)",
-                          "test_accuracy": test_mean})
+    model = OutcomeModel.from_fits(d, weighting, (low, high), models,
+                                   stats if weighting != "count" else None,
+                                   {"training_data": str(dataset),
+                                    "split": "train games (mcgo.learn.split)",
+                                    "test_accuracy": test_mean})
     model.save(output)
     click.echo(f"{'d':>2} {'weighting':10} {'test':>6} {'se':>6} {'validation':>10}")
     for e in table:
@@ -247,27 +253,34 @@ def open_evaluator(choice):
     return OutcomeModel.load(path)
 
 
-def outcome_accuracy(model, records, stones):
-    """``(positions, correct)``: the positions with ``stones`` stones of the records with a
-    winner, and how many of them the model gives to the game's winner."""
+def outcome_positions(records, stones):
+    """Yield ``(index, board, color, won)`` for every position with ``stones[0]..stones[1]``
+    stones of the records with a winner: the record's index, the board with ``color`` to
+    move, and whether that side won the game. The board is played on after each yield."""
     from ..sgf import replay
     from .results import parse_result
-    positions = correct = 0
-    for record in records:
+    for index, record in enumerate(records):
         winner, _, _ = parse_result(record.result)
         if winner is None:
             continue
         board = replay(record, max_moves=0, superko=False)
         for color, point in record.moves:
             s = stone_count(board)
-            if stones[0] <= s <= stones[1]:
-                board.to_move = color
-                says = model.decision(board, color) > 0
-                positions += 1
-                correct += says == (winner == color)
             if s > stones[1]:
                 break
+            if s >= stones[0]:
+                board.to_move = color
+                yield index, board, color, winner == color
             board.play(point, color, repetition=False)
+
+
+def outcome_accuracy(model, records, stones):
+    """``(positions, correct)``: the positions with ``stones`` stones of the records with a
+    winner, and how many of them the model gives to the game's winner."""
+    positions = correct = 0
+    for _, board, color, won in outcome_positions(records, stones):
+        positions += 1
+        correct += (model.decision(board, color) > 0) == won
     return positions, correct
 
 
