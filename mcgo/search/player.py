@@ -157,8 +157,8 @@ class Player:
     def think(self, board, received_at=None, on_progress=None, interval=None):
         """The main search of ``board`` for its side to move, within the limits and with the
         advice; returns the :class:`~mcgo.search.SearchResult`."""
+        bonus, labels = self.advice(board)     # first: its time is the move's (limits)
         playouts, seconds = self.limits(board, board.to_move, received_at)
-        bonus, labels = self.advice(board)
         self.last_labels = labels
         result = self.search.run(board, playouts=playouts, seconds=seconds, root_bonus=bonus,
                                  on_progress=on_progress, progress_interval=interval,

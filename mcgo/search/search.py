@@ -53,6 +53,8 @@ BATCH = 16                  # simulations per kernel call between clock checks
 REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
 MAX_DEPTH = 512             # path array length (the tree never gets near it)
 EARLY_STOP_AFTER = 0.25     # consider stopping early after this part of the time budget
+MIN_SEARCH_SHARE = 0.1      # the simulations get at least this part of the time budget, even
+                            # when the root's preparation (a cold kernel) took all of it
 PARALLEL_MODES = options.PARALLEL_MODES
 DEFAULT_PARALLEL = options.DEFAULT_PARALLEL
 GAME_SEED_STEP = 0x632BE5AB  # odd: the seeds of a session's games are all distinct
@@ -411,6 +413,9 @@ class Search:
         :attr:`move_filter`). Returns a :class:`SearchResult`."""
         if playouts is None and seconds is None and stop is None:
             raise ValueError("a search needs playouts, seconds or a stop event")
+        # The time limit counts the root's preparation too: the root priors (seed 003's
+        # 1-ply ranker takes about 0.25 s on 19x19) are part of the move's time, not extra.
+        called = time.perf_counter()
         # Under territory scoring the stones placed so far count as they would in the tree.
         params = parameter_vector(self.preset, board.komi + board.scoring_offset(),
                                   self.policy_number, shared_tree=self.shared_tree,
@@ -444,7 +449,8 @@ class Search:
         for w in self.workers:
             w.simulations = w.moves = 0
             w.owner_sum[:] = 0
-        control = _Control(self, board, playouts, seconds, stop, start, early_stop)
+        control = _Control(self, board, playouts, seconds, stop, start, early_stop,
+                           called=called)
         if self.threads == 1:
             self._work(0, params, board, forbid, control, on_progress, progress_interval)
         else:
@@ -547,14 +553,18 @@ class Search:
 class _Control:
     """When to stop: playouts, the clock, an event, or the best move being settled."""
 
-    def __init__(self, search, board, playouts, seconds, stop, start, early_stop):
+    def __init__(self, search, board, playouts, seconds, stop, start, early_stop, called=None):
+        """``start``: when the simulations began; ``called``: when the search was asked
+        for (default ``start``), from which ``seconds`` run out."""
         self.search = search
         self.board = board
         self.playouts = playouts
         self.seconds = seconds
         self.stop = stop
         self.start = start
-        self.deadline = start + seconds if seconds is not None else None
+        called = start if called is None else called
+        self.deadline = None if seconds is None \
+            else max(called + seconds, start + MIN_SEARCH_SHARE * seconds)
         self.early_stop = early_stop and seconds is not None \
             and search.settings["final_by"] == "visits"
         self.finished = False
