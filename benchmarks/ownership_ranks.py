@@ -26,8 +26,8 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from mcgo.board import kernels as K  # noqa: E402
-from mcgo.learn.movemodel import game_states, read_records, split_records  # noqa: E402
+from mcgo.learn.evaluate import played_rank, scored_positions  # noqa: E402
+from mcgo.learn.movemodel import read_records, split_records  # noqa: E402
 from mcgo.learn.split import TEST  # noqa: E402
 from mcgo.ownership.model import open_ownership  # noqa: E402
 
@@ -41,18 +41,10 @@ def played_ranks(model, records, size, first, last):
     for record, part in split_records(records, size):
         if part != TEST:
             continue
-        for number, pts, info, color, point, previous in game_states(record):
-            if not first <= number <= last or point == K.PASS:
-                continue
-            legal, scores = model.scores(pts, info, color, previous)
-            where = np.flatnonzero(legal == point)
-            if len(where) == 0:
-                continue
-            s = scores[where[0]]
-            above = int(np.count_nonzero(scores > s))
-            ties = int(np.count_nonzero(scores == s)) - 1
+        for _number, scores, played, legal, _cpu in scored_positions(model, record, (first, last)):
+            above, ties = played_rank(scores, played)
             ranks.append(above + 1 + ties / 2)
-            legal_counts.append(len(legal) - 1)            # pass not counted
+            legal_counts.append(legal)
     return np.array(ranks), np.array(legal_counts)
 
 

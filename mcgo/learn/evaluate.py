@@ -110,10 +110,36 @@ def phase_name(phase):
     return f"{phase[0]}-{phase[1]}" if phase[1] is not None else f"{phase[0]}+"
 
 
+def scored_positions(model, record, moves=(1, None)):
+    """The positions of one game in the move range (``(first, last)`` move numbers, last
+    None: to the end) whose played move ``model`` can score: ``(move number, the scores of
+    the legal moves, the played move's index among them, legal points without pass, CPU
+    seconds the scoring took with its Python call)``."""
+    from .movemodel import game_states
+    for number, pts, info, color, point, previous in game_states(record):
+        if number < moves[0] or (moves[1] is not None and number > moves[1]):
+            continue
+        if point == PASS:
+            continue
+        started = time.process_time()
+        legal, scores = model.scores(pts, info, color, previous)
+        seconds = time.process_time() - started
+        where = np.flatnonzero(legal == point)
+        if len(where):
+            yield number, scores, int(where[0]), len(legal) - 1, seconds
+
+
+def played_rank(scores, played):
+    """(moves scored above the played one, moves tied with it): its rank is ``above + 1``
+    to ``above + 1 + ties``."""
+    s = scores[played]
+    return int(np.count_nonzero(scores > s)), int(np.count_nonzero(scores == s)) - 1
+
+
 def evaluate(model, records, size=19, moves=(1, None), split=TEST):
     """The prediction table (a dict, see the module docstring) of ``model`` (a
     :class:`~.movemodel.MoveModel`) over the ``split`` games of ``records`` (None: all)."""
-    from .movemodel import game_states, split_records
+    from .movemodel import split_records
     total = _Tally()
     phases = {phase_name(p): _Tally() for p in PHASES}
     games = 0
@@ -125,24 +151,12 @@ def evaluate(model, records, size=19, moves=(1, None), split=TEST):
         if split is not None and part != split:
             continue
         games += 1
-        for number, pts, info, color, point, previous in game_states(record):
-            if number < moves[0] or (moves[1] is not None and number > moves[1]):
-                continue
-            if point == PASS:
-                continue
-            started = time.process_time()
-            legal, scores = model.scores(pts, info, color, previous)
-            seconds += time.process_time() - started
-            where = np.flatnonzero(legal == point)
-            if len(where) == 0:
-                continue
-            s = scores[where[0]]
+        for number, scores, played, n, cpu in scored_positions(model, record, moves):
+            seconds += cpu
             top = scores.max()
-            log_p = float(s - top - math.log(np.exp(scores - top).sum()))
-            above = int(np.count_nonzero(scores > s))
-            ties = int(np.count_nonzero(scores == s)) - 1
+            log_p = float(scores[played] - top - math.log(np.exp(scores - top).sum()))
+            above, ties = played_rank(scores, played)
             hits = np.clip((np.array(TOPS) - above) / (ties + 1), 0.0, 1.0)
-            n = len(legal) - 1                  # legal points, pass not counted
             total.add(log_p, hits, n)
             for p in PHASES:
                 if p[0] <= number and (p[1] is None or number <= p[1]):
