@@ -7,7 +7,7 @@ import sys
 import click
 
 from . import __version__, options
-from .clitypes import FINITE, Number, OutputFile
+from .clitypes import FINITE, Number, NumberOrAuto, OutputFile
 
 # ``mcgo bench`` measures the policies that play (``auto`` only picks one of them), or all.
 BENCH_POLICIES = [name for name in options.PLAYOUT_POLICIES if name != "auto"]
@@ -336,6 +336,22 @@ status_search_option = click.option(
          "capturing races the playouts misjudge before the end of a game.")
 
 
+ownership_prior_option = click.option(
+    "--ownership-prior", type=NumberOrAuto(0), default=0.0, show_default=True,
+    help="Virtual visits of seed 003's 1-ply ranker as a prior on the root's moves: a number "
+         "(every size), 0 (none), or auto (10 on 19x19, where 20 games at equal time favoured "
+         "it, not yet significantly; none on 9x9, where it was level). The network: "
+         "--ownership-net's where given, else the shipped one.")
+
+
+def ownership_prior_visits(choice):
+    """``--ownership-prior``'s virtual visits: a number, or a dict by board size for auto."""
+    if choice == "auto":
+        from .ownership.model import AUTO_PRIOR_VISITS
+        return dict(AUTO_PRIOR_VISITS)
+    return choice
+
+
 def open_corner(choice):
     """The corner net of ``--corner-net`` (None for ``none``); a bad one is a usage error."""
     from .learn.corner import open_corner_net
@@ -368,9 +384,7 @@ def open_move_model(choice):
               help="Seed 003's ownership network for the chains the playouts leave unsure "
                    "in final_status_list and final_score, and for mcgo-ownership net: a "
                    "file (mcgo learn ownership), the shipped one (dagrnn), or none.")
-@click.option("--ownership-prior", type=Number(0), default=0.0, show_default=True,
-              help="Virtual visits of the network's 1-ply prior on the root's moves "
-                   "(0: none; needs --ownership-net).")
+@ownership_prior_option
 @corner_net_option
 @status_search_option
 @click.option("--evaluator", default="none", show_default=True, metavar="ecfg|FILE|none",
@@ -420,8 +434,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
     model = None if model_file in SHIPPED_MODELS else open_move_model(model_file)
 
     net = None
-    if ownership_prior and ownership_net == "none":
-        raise click.BadParameter("needs --ownership-net", param_hint="--ownership-prior")
+    ownership_prior = ownership_prior_visits(ownership_prior)
     if ownership_net != "none":
         from .ownership.model import open_ownership
         from .ownership.network import NetworkError
@@ -465,7 +478,9 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         engine.ownership_model = net
         engine.status.corner_net = corner
         engine.status.search = status_search
-        engine.use_ownership_prior(ownership_prior)
+        if ownership_prior:
+            from .ownership.model import open_ownership
+            engine.use_ownership_prior(ownership_prior, net or open_ownership("dagrnn"))
         engine.player.search.evaluator_prior = \
             (outcome_model, evaluator_visits) if outcome_model is not None else None
         engine.ponder = ponder
@@ -499,6 +514,8 @@ def warmup():
     # With the default model, so that the kernels of its priors are compiled too.
     engine = Engine(size=19, out=io.StringIO(), verbose=False, model=open_move_model("auto"))
     engine.opening_advisor = make_opening_advisor("default", 20, quiet=True)
+    from .ownership.model import AUTO_PRIOR_VISITS, open_ownership
+    engine.use_ownership_prior(AUTO_PRIOR_VISITS, open_ownership("dagrnn"))   # the net's kernels
     engine.warm_up()
     click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")
 
@@ -516,8 +533,9 @@ def warmup():
 @advice_options
 @corner_net_option
 @status_search_option
+@ownership_prior_option
 def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner_net,
-         status_search, **engine_settings):
+         status_search, ownership_prior, **engine_settings):
     """Play a game against mcgo in the terminal: type moves like D4, or pass, resign, undo,
     hint, score, save FILE, help, quit."""
     from click.core import ParameterSource
@@ -542,6 +560,10 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner
     engine.opening_advisor = advisor
     engine.status.corner_net = corner
     engine.status.search = status_search
+    visits = ownership_prior_visits(ownership_prior)
+    if visits and (not isinstance(visits, dict) or size in visits):    # the net only if used
+        from .ownership.model import open_ownership
+        engine.use_ownership_prior(visits, open_ownership("dagrnn"))
     play_in_terminal(engine, color, sgf_path=sgf_path, handicap=handicap)
 
 

@@ -38,6 +38,27 @@ class Number(click.FloatRange):
 FINITE = Number()
 
 
+class NumberOrAuto(Number):
+    """:class:`Number`, or the word ``auto`` (the measured setting), returned as is.
+
+    >>> NumberOrAuto(0).convert("auto", None, None)
+    'auto'
+    >>> NumberOrAuto(0).convert("10", None, None)
+    10.0
+    """
+
+    name = "number|auto"
+
+    def convert(self, value, param, ctx):
+        if value == "auto":
+            return value
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is neither a number nor 'auto'.", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class OutputFile(click.Path):
     """A file to write: not a folder, in a folder that exists and may be written."""
 

@@ -63,6 +63,11 @@ def test_komi_must_be_finite(komi):
     one_line_error(["gtp", "--komi", komi], "--komi")
 
 
+@pytest.mark.parametrize("visits", ["x", "-1", "nan", "Auto"])
+def test_ownership_prior_is_a_number_or_auto(visits):
+    one_line_error(["gtp", "--ownership-prior", visits], "--ownership-prior")
+
+
 def test_pictures_into_a_missing_folder_fail_before_drawing(game, tmp_path):
     missing = tmp_path / "missing" / "x.png"
     one_line_error(["influence", game, "-o", str(missing)], "no folder")

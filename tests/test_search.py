@@ -343,6 +343,24 @@ def test_ownership_prior_follows_the_ranker_once_per_root():
     assert all(again[p] == pytest.approx(stats[p].prior_visits) for p in again if p in stats)
 
 
+def test_ownership_prior_by_board_size_only_where_it_has_visits():
+    """``--ownership-prior auto`` gives the prior by board size: its visits on a size in the
+    dict (15 on each root child, as a plain number would), nothing on a size without."""
+    from mcgo.ownership.model import open_ownership
+    model = open_ownership("dagrnn")
+    for size, expected in ((9, 0.0), (13, 15.0)):
+        board = mcgo.Board(size, komi=7.0)
+        board.play("D4")
+        visits = {}
+        for prior in (None, (model, {13: 15.0, 19: 30.0})):
+            search = Search(seed=1, policy="pattern")
+            search.ownership_prior = prior
+            visits[prior is None] = {m.move: m.prior_visits
+                                     for m in search.run(board, playouts=200).moves}
+        extra = [visits[False][p] - visits[True][p] for p in visits[False] if p in visits[True]]
+        assert len(extra) > 20 and all(v == pytest.approx(expected) for v in extra), size
+
+
 def test_evaluator_prior_follows_seed_002s_evaluator_once_per_root():
     """Seed 002's ECFG evaluator as a prior: each root child gets the virtual visits once,
     with wins in the order of the mover's chance after the move. The reference positions

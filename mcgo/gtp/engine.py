@@ -138,12 +138,14 @@ class Engine:
     def ownership_model(self, model):
         self.status.ownership_model = model
 
-    def use_ownership_prior(self, visits):
-        """Give the root's children the network's 1-ply prior with ``visits`` virtual visits
-        (0: none); needs :attr:`ownership_model`."""
-        if visits and self.ownership_model is None:
+    def use_ownership_prior(self, visits, model=None):
+        """Give the root's children a network's 1-ply prior with ``visits`` virtual visits
+        (0: none; a dict: by board size, as :data:`mcgo.ownership.model.AUTO_PRIOR_VISITS`):
+        ``model``'s, by default :attr:`ownership_model`'s."""
+        model = self.ownership_model if model is None else model
+        if visits and model is None:
             raise ValueError("the ownership prior needs an ownership network")
-        self.player.search.ownership_prior = (self.ownership_model, visits) if visits else None
+        self.player.search.ownership_prior = (model, visits) if visits else None
 
     @property
     def opening_advisor(self):

@@ -26,6 +26,11 @@ MODELS = package_file("mcgo.ownership", "models")
 SHIPPED = "dagrnn"
 PROPENSITY_SUFFIX = "-propensity.npz"
 TEMPERATURES = np.exp(np.linspace(math.log(0.05), math.log(50.0), 61))   # the fitting grid
+# ``--ownership-prior auto``: the ranker's virtual visits on the root's moves, by board size,
+# where a match at equal time favoured it (19x19, 5 s a move, 20 games, not yet significant:
+# RESULTS, "The engine with the net"). On 9x9 it was level with the default over 100 games:
+# none there. Off by default until a match shows a gain.
+AUTO_PRIOR_VISITS = {19: 10.0}
 
 
 class OwnershipModel:

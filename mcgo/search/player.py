@@ -114,6 +114,8 @@ class Player:
                parallel=self.search.parallel, model=self.search.model).run(
                    board, playouts=WARM_UP_PLAYOUTS)
         estimate(board, playouts=WARM_UP_PLAYOUTS, policy="pattern", seed=self.seed)
+        if self.search.ownership_prior is not None:          # its kernels, on any size
+            self.search.ownership_prior[0].move_areas(board.pts, board.info, board.to_move)
         if self.opening_advisor is not None:
             self.opening_advisor.advise(Board(self.opening_advisor.casebase.size))
         return time.perf_counter() - start

@@ -206,7 +206,8 @@ class Search:
         self.last_result = None
         self.last_board = None
         # Seed 003's 1-ply ranker as a prior of the root's children: (OwnershipModel,
-        # virtual visits), or None. Given once per root node (a reused root keeps it).
+        # virtual visits, or a dict of them by board size), or None. Given once per root
+        # node (a reused root keeps it).
         self.ownership_prior = None
         # Seed 002's ECFG outcome evaluator of the position after each root move, the same
         # way: (OutcomeModel, virtual visits), or None.
@@ -332,9 +333,11 @@ class Search:
         * the root evaluators' (:attr:`ownership_prior`, :attr:`evaluator_prior`): each
           gives every root child ``visits`` virtual visits and ``visits * r`` virtual wins,
           ``r`` in 0..1 its value of the move."""
-        priors = [(self._ownership_ratios, self.ownership_prior),
-                  (self._evaluator_ratios, self.evaluator_prior)]
-        priors = [(ratios, source) for ratios, source in priors if source is not None]
+        priors = []                             # (ratios, model, virtual visits)
+        for ratios, source in ((self._ownership_ratios, self.ownership_prior),
+                               (self._evaluator_ratios, self.evaluator_prior)):
+            if source is not None and _visits_for(source[1], board.size):
+                priors.append((ratios, source[0], _visits_for(source[1], board.size)))
         roots = [(i, t.root) for i, t in enumerate(self.trees)]
         if all(root in self._prior_roots for root in roots):
             return
@@ -351,7 +354,7 @@ class Search:
                 v = won[int(t.ints[MOVE, c])]
                 t.floats[PRIOR_VISITS, c] += v
                 t.floats[PRIOR_WINS, c] += v
-        for ratios, (model, visits) in priors:
+        for ratios, model, visits in priors:
             prior = ratios(model, board)
             for t in self.trees:
                 for c in t.children(t.root):
@@ -548,6 +551,12 @@ class Search:
             return max(visited, key=lambda m: (m.visits, m.winrate)).move
         contenders = [m for m in visited if m.visits >= top / 2]
         return max(contenders, key=lambda m: (m.winrate + m.bonus, m.visits)).move
+
+
+def _visits_for(visits, size):
+    """A root prior's virtual visits on a board of ``size``: ``visits`` itself, or its entry
+    for the size when it is a dict by size (none where it has none)."""
+    return visits.get(size, 0.0) if isinstance(visits, dict) else visits
 
 
 class _Control:
