@@ -561,7 +561,7 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner
     engine.status.corner_net = corner
     engine.status.search = status_search
     visits = ownership_prior_visits(ownership_prior)
-    if visits and (not isinstance(visits, dict) or size in visits):    # the net only if used
+    if options.for_size(visits, size):          # the net is loaded only where it is used
         from .ownership.model import open_ownership
         engine.use_ownership_prior(visits, open_ownership("dagrnn"))
     play_in_terminal(engine, color, sgf_path=sgf_path, handicap=handicap)

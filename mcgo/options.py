@@ -120,6 +120,16 @@ NAMED_SETTINGS = {
 SETTING_MAXIMA = {"score_weight": 1.0}    # a share
 
 
+def for_size(value, size):
+    """A setting that may depend on the board size: ``value`` itself, or its entry for
+    ``size`` when it is a dict by size (0 where it has none).
+
+    >>> for_size({19: 10.0}, 19), for_size({19: 10.0}, 9), for_size(5.0, 9)
+    (10.0, 0.0, 5.0)
+    """
+    return value.get(size, 0.0) if isinstance(value, dict) else value
+
+
 def normalize_seed(seed):
     """Any integer as the seed the kernels take: reduced modulo 2^64 and held as a signed
     64-bit integer (the same bits; the generator reads them as unsigned).

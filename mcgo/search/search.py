@@ -336,8 +336,9 @@ class Search:
         priors = []                             # (ratios, model, virtual visits)
         for ratios, source in ((self._ownership_ratios, self.ownership_prior),
                                (self._evaluator_ratios, self.evaluator_prior)):
-            if source is not None and _visits_for(source[1], board.size):
-                priors.append((ratios, source[0], _visits_for(source[1], board.size)))
+            visits = 0.0 if source is None else options.for_size(source[1], board.size)
+            if visits:
+                priors.append((ratios, source[0], visits))
         roots = [(i, t.root) for i, t in enumerate(self.trees)]
         if all(root in self._prior_roots for root in roots):
             return
@@ -551,12 +552,6 @@ class Search:
             return max(visited, key=lambda m: (m.visits, m.winrate)).move
         contenders = [m for m in visited if m.visits >= top / 2]
         return max(contenders, key=lambda m: (m.winrate + m.bonus, m.visits)).move
-
-
-def _visits_for(visits, size):
-    """A root prior's virtual visits on a board of ``size``: ``visits`` itself, or its entry
-    for the size when it is a dict by size (none where it has none)."""
-    return visits.get(size, 0.0) if isinstance(visits, dict) else visits
 
 
 class _Control:
