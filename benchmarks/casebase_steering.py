@@ -13,7 +13,6 @@ the shipped ones; the case base is asked as ``mcgo gtp`` asks it (symmetries on)
 
 import json
 import math
-import pathlib
 
 import click
 import numpy as np
@@ -23,6 +22,7 @@ from mcgo.board.kernels import BLACK, PASS, WHITE
 from mcgo.casebase import OpeningAdvisor, open_casebase
 from mcgo.casebase.advisor import BONUS_EXACT
 from mcgo.learn.movemodel import DEFAULT_MODEL, load
+from mcgo.match.archive import match_games
 from mcgo.sgf import SgfError, read_game
 
 
@@ -46,15 +46,15 @@ def main(folder, player, moves):
     model = load(DEFAULT_MODEL)
     samples = {"player": [], "opponent": []}
     games = skipped = 0
-    for path in sorted(pathlib.Path(folder).glob("games/*.sgf")):
+    for name, data in match_games(folder):
         try:
-            record = read_game(path)
+            record = read_game(data)
         except SgfError as e:
-            click.echo(f"{path.name}: skipped ({e})", err=True)
+            click.echo(f"{name}: skipped ({e})", err=True)
             skipped += 1
             continue
         if record.size != 19 or (player in record.black) == (player in record.white):
-            click.echo(f"{path.name}: skipped (not 19x19, or {player!r} is not one side)", err=True)
+            click.echo(f"{name}: skipped (not 19x19, or {player!r} is not one side)", err=True)
             skipped += 1
             continue
         games += 1

@@ -17,12 +17,12 @@ the games with two eyes or more.
 
 import argparse
 import json
-import pathlib
 import statistics
 
 from mcgo.board import BLACK, EMPTY, WHITE, coords
 from mcgo.gtp.controller import EngineProcess
 from mcgo.match.opponents import gnugo_command
+from mcgo.match.archive import extracted_games
 from mcgo.sgf import read_game, replay
 from mcgo.tactics.eyes import is_true_eye
 
@@ -64,10 +64,11 @@ def main():
     engine = EngineProcess(gnugo_command(), timeout=120)
     rows = []
     try:
-        for path in sorted(pathlib.Path(args.run, "games").glob("*.sgf")):
-            row = game_stats(engine, path, args.player)
-            if row:
-                rows.append(row)
+        with extracted_games(args.run) as games:
+            for _, path in games:
+                row = game_stats(engine, path, args.player)
+                if row:
+                    rows.append(row)
     finally:
         engine.close()
     # Foulds's tables: medians over the games (3, 5), eyes summed (6), games with two eyes (7)

@@ -14,8 +14,8 @@ one game in five of TRAIN held out (same source) and on every ``--test NAME=DIR`
 sources). An evaluator that reads the position does about as well on another source as
 on its own; one that learned who plays which colour does not.
 
-    python benchmarks/ecfg_sources.py benchmarks/matches/*-vs-pachi-9x9*/games \\
-        --test pachi-selfplay=RUN/games --test mcgo-equal=RUN2/games --cache labels.npz --json
+    python benchmarks/ecfg_sources.py benchmarks/matches/*-vs-pachi-9x9*/games.zip \\
+        --test pachi-selfplay=RUN/games.zip --test mcgo-equal=RUN2/games.zip --cache labels.npz --json
 
 The searches take most of the time (about 0.05 s a position at 1,000 simulations);
 ``--cache`` keeps the features and labels for a second run.

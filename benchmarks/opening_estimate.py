@@ -15,7 +15,6 @@ noise than their wins and losses do.
 """
 
 import json
-import pathlib
 import re
 import shutil
 import statistics
@@ -24,6 +23,7 @@ import subprocess
 import click
 
 from mcgo.board.kernels import BLACK, WHITE
+from mcgo.match.archive import extracted_games
 from mcgo.search.opening import corner_openings
 from mcgo.sgf import SgfError, read_game
 
@@ -68,25 +68,9 @@ class GnuGo:
         self.process.wait(timeout=30)
 
 
-@click.command()
-@click.argument("folder", type=click.Path(exists=True, file_okay=False))
-@click.option("--player", required=True, help="A substring of the engine's name in PB/PW.")
-@click.option("--at", "at", default="20,40,60", show_default=True,
-              help="Comma-separated move numbers after which to ask GNU Go.")
-@click.option("--gnugo", default="gnugo", show_default=True, help="The GNU Go command.")
-def main(folder, player, at, gnugo):
-    try:
-        points = sorted({int(x) for x in at.split(",")})
-    except ValueError:
-        raise click.BadParameter(f"{at!r}: give move numbers such as 20,40,60", param_hint="--at")
-    if not points or points[0] < 1:
-        raise click.BadParameter("move numbers start at 1", param_hint="--at")
-    command = shutil.which(gnugo) or shutil.which("gnugo", path="/usr/games")
-    if command is None:
-        raise click.UsageError(f"GNU Go not found ({gnugo!r}); install gnugo")
-    paths = sorted(pathlib.Path(folder).glob("games/*.sgf"))
-    if not paths:
-        raise click.UsageError(f"{folder}: no games/*.sgf")
+def judge_openings(paths, player, points, command):
+    """({game: colour, result, leads by move, corner moves}, skipped games) of the engine
+    named ``player`` in the games at ``paths``, judged by GNU Go."""
     judge = GnuGo([command])
     games, skipped = {}, []
     try:
@@ -113,6 +97,30 @@ def main(folder, player, at, gnugo):
                                     lead=leads, corner_moves=corner_moves)
     finally:
         judge.close()
+    return games, skipped
+
+
+@click.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("--player", required=True, help="A substring of the engine's name in PB/PW.")
+@click.option("--at", "at", default="20,40,60", show_default=True,
+              help="Comma-separated move numbers after which to ask GNU Go.")
+@click.option("--gnugo", default="gnugo", show_default=True, help="The GNU Go command.")
+def main(folder, player, at, gnugo):
+    try:
+        points = sorted({int(x) for x in at.split(",")})
+    except ValueError:
+        raise click.BadParameter(f"{at!r}: give move numbers such as 20,40,60", param_hint="--at")
+    if not points or points[0] < 1:
+        raise click.BadParameter("move numbers start at 1", param_hint="--at")
+    command = shutil.which(gnugo) or shutil.which("gnugo", path="/usr/games")
+    if command is None:
+        raise click.UsageError(f"GNU Go not found ({gnugo!r}); install gnugo")
+    with extracted_games(folder) as named:
+        paths = [path for _, path in named]
+        if not paths:
+            raise click.UsageError(f"{folder}: no games (games.zip, or games/*.sgf)")
+        games, skipped = judge_openings(paths, player, points, command)
     summary = {}
     for n in points:
         leads = [g["lead"][n] for g in games.values() if n in g["lead"]]

@@ -19,6 +19,7 @@ import shlex
 from mcgo.gtp.controller import EngineProcess
 from mcgo.match.opponents import pachi_binary
 from mcgo.match.settings import DEFAULT_REFEREE
+from mcgo.match.archive import game_sgf
 from mcgo.sgf import read_game
 from mcgo.board import BLACK, coords
 
@@ -73,7 +74,7 @@ def main():
         resigner_color = "white" if row["winner_color"] == "black" else "black"
         if row[resigner_color] != args.resigner:
             continue
-        record = read_game(match / row["sgf"])
+        record = read_game(game_sgf(match, row["sgf"]))
         judge = EngineProcess(judge_command, timeout=300, cwd=cwd)
         referee = EngineProcess(DEFAULT_REFEREE, timeout=300)
         try:

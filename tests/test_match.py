@@ -26,11 +26,13 @@ from mcgo import Board
 from mcgo.board.board import result_text
 from mcgo.gtp.controller import GtpEngine
 from mcgo.match import opponents
+from mcgo.match.archive import GAMES_ARCHIVE, game_sgf, match_games
 from mcgo.match import settings as match_settings
 from mcgo.match.commands import match as match_command
 from mcgo.match.runner import Match
 from mcgo.match.scoring import parse_score
 from mcgo.match.settings import DEFAULT_REFEREE, MatchSettings
+from mcgo.sgf.sources import input_files, iter_inputs
 from mcgo.stats import elo_difference, wilson_interval
 
 FAKE_ENGINE = pathlib.Path(__file__).resolve().parent / "fake_engine.py"
@@ -61,6 +63,19 @@ def gnugo_score_of_sgf(gnugo_command, sgf_path):
     with GtpEngine(gnugo_command + ["--capture-all-dead"]) as engine:
         engine.send(f"loadsgf {sgf_path}")
         return engine.send("final_score")
+
+
+def extracted_sgf(folder, record):
+    """A finished game of a match folder, taken out of its archive into a file of its own
+    (for GNU Go's ``loadsgf``)."""
+    path = pathlib.Path(folder) / f"extracted-{record['game']:04d}.sgf"
+    path.write_bytes(game_sgf(folder, record["sgf"]))
+    return path
+
+
+def archived_games(folder):
+    """The names of the games in a match folder's archive."""
+    return [name for name, _ in match_games(folder)]
 
 
 def replay_sgf(path):
@@ -122,7 +137,7 @@ def test_gnugo_level10_vs_level1_on_9x9(tmp_path, gnugo_command, gnugo):
     record = doc["games"][0]
     assert (record["black"], record["white"]) == ("level10", "level1")
     assert record["end"] == "two passes" and record["fault_engine"] is None
-    sgf_path = tmp_path / record["sgf"]
+    sgf_path = extracted_sgf(tmp_path, record)
     game, board, nodes = replay_sgf(sgf_path)
     assert len(board.moves) == record["moves"] == sum(record["moves_by"].values())
     assert [n.get_move()[1] for n in nodes[-2:]] == [None, None]  # the two passes
@@ -164,7 +179,7 @@ def test_fault_loses_the_game_and_the_match_goes_on(tmp_path, gnugo, fault):
     assert FAULT_WORDS[fault] in first["fault_reason"]
     assert first["winner"] == "gnugo" and first["result"] == "W+F"
     assert first["moves"] == 2  # the fake's first move and GNU Go's answer, then the fault
-    root_comment = sgf.Sgf_game.from_bytes((tmp_path / "match" / first["sgf"]).read_bytes()) \
+    root_comment = sgf.Sgf_game.from_bytes(game_sgf(tmp_path / "match", first["sgf"])) \
         .get_root().get("C")
     assert first["fault_reason"] in root_comment
     # The restarted fake plays the next game without trouble.
@@ -229,7 +244,7 @@ def test_interrupted_match_resumes_without_losing_games(tmp_path):
     assert all(g["end"] == "move cap" and g["moves"] == 10 for g in doc["games"])
     by_id = {g["game"]: g for g in doc["games"]}
     assert all(by_id[g["game"]] == g for g in saved)  # earlier games kept as they were
-    assert len(list((out / "games").glob("*.sgf"))) == 4
+    assert archived_games(out) == [f"{GAMES_ARCHIVE}/game-{g:04d}.sgf" for g in range(4)]
     assert len(list(csv.DictReader(open(out / "results.csv")))) == 4
     assert "win rate" in resumed.output and "Wilson" in resumed.output
 
@@ -317,7 +332,7 @@ def test_short_match_through_the_command(tmp_path, gnugo_command, gnugo):
     assert [(g["game"], g["black"]) for g in doc["games"]] == [(0, "engine"), (1, "opponent")]
     for record in doc["games"]:
         assert record["end"] in ("two passes", "resignation") and record["fault_engine"] is None
-        sgf_path = out / record["sgf"]
+        sgf_path = extracted_sgf(out, record)
         game, board, nodes = replay_sgf(sgf_path)
         assert len(board.moves) == record["moves"] and game.get_komi() == 7
         assert game.get_root().get("RE") == record["result"]
@@ -416,7 +431,7 @@ def test_gnugo_by_short_name_plays_a_game(tmp_path, gnugo_command):
     assert shlex.split(doc["config"]["commands"]["gnugo:1"])[1:] == \
         ["--mode", "gtp", "--level", "1", "--chinese-rules", "--positional-superko"]
     if game["end"] == "two passes":  # GNU Go scoring the saved game agrees with the record
-        assert game["result"] == result_text(parse_score(gnugo_score_of_sgf(gnugo_command, out / game["sgf"])))
+        assert game["result"] == result_text(parse_score(gnugo_score_of_sgf(gnugo_command, extracted_sgf(out, game))))
 
 
 @pytest.mark.slow
@@ -503,6 +518,42 @@ def quick_match(out, commands, games, **options):
     return match, match.run(), log
 
 
+def test_finished_games_land_in_the_archive_and_resume_skips_them(tmp_path):
+    """Each finished game is a member of the folder's games.zip as soon as it ends (no loose
+    SGF files); --resume plays only the games the results lack, and a game that reached the
+    archive but not results.json (a crash between the two) is played again and replaced,
+    not doubled."""
+    out = tmp_path / "match"
+    commands = [fake("--seed", "1"), fake("--seed", "2")]
+    _, first, _ = quick_match(out, commands, 2)
+    names = [f"{GAMES_ARCHIVE}/game-0000.sgf", f"{GAMES_ARCHIVE}/game-0001.sgf"]
+    assert [g["sgf"] for g in first["games"]] == names == archived_games(out)
+    assert not (out / "games").exists()
+    kept = dict(match_games(out))
+    for record in first["games"]:  # sgfmill reads each member back as the game recorded
+        game = sgf.Sgf_game.from_bytes(kept[record["sgf"]])
+        assert len(game.get_main_sequence()) - 1 == record["moves"] == 10
+        assert game.get_root().get("RE") == record["result"]
+
+    _, resumed, log = quick_match(out, commands, 3, resume=True)
+    assert "2 games already played, 1 to go" in log[0]
+    assert [g["game"] for g in resumed["games"]] == [0, 1, 2]
+    assert archived_games(out) == names + [f"{GAMES_ARCHIVE}/game-0002.sgf"]
+    assert all(dict(match_games(out))[name] == kept[name] for name in names)  # untouched
+
+    document = json.loads((out / "results.json").read_text())
+    document["games"] = document["games"][:2]   # game 2 archived, its results never written
+    (out / "results.json").write_text(json.dumps(document))
+    _, again, log = quick_match(out, commands, 3, resume=True)
+    assert "2 games already played, 1 to go" in log[0]
+    assert archived_games(out) == names + [f"{GAMES_ARCHIVE}/game-0002.sgf"]
+    assert again["games"][2]["sgf"] == f"{GAMES_ARCHIVE}/game-0002.sgf"
+    # The bulk readers (build-casebase, mcgo learn) take the folder and read the archive.
+    files, _ = input_files([out])
+    read = {name: data for name, data, error, _ in iter_inputs(files, root=out) if name}
+    assert read == dict(match_games(out))
+
+
 def test_match_process_killed_mid_game_keeps_its_finished_games(tmp_path):
     """An engine kills the ``mcgo match`` process itself (two games at a time) in the middle of
     a game: the games finished before are all on disk, the killed one is pending, and
@@ -519,9 +570,9 @@ def test_match_process_killed_mid_game_keeps_its_finished_games(tmp_path):
     assert 1 <= len(saved) <= 3
     for record in saved:  # each kept game is whole: SGF replayed to its last move
         assert record["end"] == "move cap" and record["fault_engine"] is None
-        game, board, _ = replay_sgf(out / record["sgf"])
+        game, board, _ = replay_sgf(extracted_sgf(out, record))
         assert len(board.moves) == record["moves"] == 10 and game.get_root().get("RE") == record["result"]
-    assert len(list((out / "games").glob("*.sgf"))) == len(saved)
+    assert archived_games(out) == sorted(g["sgf"] for g in saved)
     assert len(list(csv.DictReader(open(out / "results.csv")))) == len(saved)
     pending = sorted({0, 1, 2, 3} - {g["game"] for g in saved})
 
@@ -544,7 +595,7 @@ def test_ray_games_are_kept_as_the_local_path_keeps_them(tmp_path, ray_runtime):
         [(g["black"], g["white"]) for g in local["games"]]
     for mine, theirs in zip(remote["games"], local["games"]):
         assert set(mine) == set(theirs) and mine["end"] == "move cap" and mine["fault_engine"] is None
-        game, board, _ = replay_sgf(tmp_path / "ray" / mine["sgf"])
+        game, board, _ = replay_sgf(extracted_sgf(tmp_path / "ray", mine))
         assert len(board.moves) == mine["moves"] == 10
         assert game.get_root().get("RE") == mine["result"] == result_text(board.score())
     assert set(remote["summary"]) == set(local["summary"]) and remote["summary"]["decided"] == 4

@@ -13,6 +13,8 @@
 * :mod:`mcgo.match.scoring`: who won a finished game (referee, engines, Tromp-Taylor);
 * :mod:`mcgo.match.results`: results files (JSON, CSV), the summary with its Wilson interval
   and Elo difference (from :mod:`mcgo.stats`, shared with the search);
+* :mod:`mcgo.match.archive`: a match's games in one ``games.zip`` beside its results, added
+  game by game, and read back (older folders' loose ``games/*.sgf`` too);
 * :mod:`mcgo.match.settings`: sizes, komi, time controls and the default commands;
 * :mod:`mcgo.match.regress`: the GNU Go / Fuego ``.tst`` regression runner (``mcgo regress``);
 * :mod:`mcgo.match.commands`: the two click commands.

@@ -72,7 +72,7 @@ class OptionError(click.ClickException):
               help="Also draw the first engine's running win rate with its 95% Wilson band "
                    "(needs matplotlib: pip install 'mcgo-engine[plot]').")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=DEFAULT_OUT, show_default=True,
-              help="Directory for results.json, results.csv and games/*.sgf.")
+              help="Directory for results.json, results.csv and games.zip.")
 @click.option("--resume", is_flag=True, help="Continue the match saved in --out.")
 def match(engine, opponent, black, white, engine_label, opponent_label, games, size, komi,
           move_time, game_time, move_cap, move_timeout, referee, scorer, ask_engines, jobs,
@@ -81,7 +81,7 @@ def match(engine, opponent, black, white, engine_label, opponent_label, games, s
 
     Engines are commands or short names (gnugo, gnugo:LEVEL, pachi, mcgo, mcgo:ARGS).
     Games run --jobs at a time on this machine, or as Ray tasks with --ray. Every finished
-    game is saved at once (games/*.sgf, results.json, results.csv), so an interrupted match
+    game is saved at once (games.zip, results.json, results.csv), so an interrupted match
     loses no finished game and --resume plays the rest. --plot draws the running win rate.
 
     \b

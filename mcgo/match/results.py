@@ -2,7 +2,8 @@
 """A match's results files and summary.
 
 ``results.json`` holds the match's configuration, its summary and every game's record;
-``results.csv`` one row per game. Both are rewritten after every game (through a temporary
+``results.csv`` one row per game (its ``sgf`` names the game in ``games.zip``,
+:mod:`mcgo.match.archive`). Both are rewritten after every game (through a temporary
 file and a rename), so an interrupted match loses nothing and can be resumed.
 """
 
@@ -17,7 +18,6 @@ from ..stats import elo_difference, wilson_interval
 
 RESULTS_JSON = "results.json"
 RESULTS_CSV = "results.csv"
-GAMES_DIR = "games"
 CSV_FIELDS = ["game", "black", "white", "winner", "winner_color", "result", "end", "moves",
               "fault_engine", "fault_reason", "referee_score", "black_engine_score",
               "white_engine_score", "tromp_taylor_score", "disagreement", "black_time",

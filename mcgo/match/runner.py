@@ -9,8 +9,9 @@ suicide illegal); an illegal move, a crash, a hang past the timeout or a reply t
 move loses that game, the reason is recorded and the engine is restarted for the next game.
 Finished games are scored by a referee engine (GNU Go ``final_score`` by default) or by
 both players' ``final_score``; disagreements are recorded. After every game the results table
-is rewritten (JSON and CSV) and the game saved as SGF, so an interrupted match loses
-nothing and ``resume=True`` (``--resume``) carries on where it stopped.
+is rewritten (JSON and CSV) and the game added as SGF to the folder's ``games.zip``
+(:mod:`mcgo.match.archive`), so an interrupted match loses nothing and ``resume=True``
+(``--resume``) carries on where it stopped.
 
 Games run on ``jobs`` local threads (``--jobs``; each drives its own engine processes) or as
 Ray tasks (``--ray``, :mod:`mcgo.match.cluster`); both play through
@@ -28,8 +29,9 @@ import traceback
 
 from ..board import BLACK, WHITE, Board, CoordinateError, coords
 from ..sgf import record_from_board, write_sgf
+from .archive import add_game
 from .engines import COLOR_LETTER, COLOR_NAME, EngineFault, Seat
-from .results import GAMES_DIR, RESULTS_JSON, MatchError, check_same_match, load_results, write_results
+from .results import RESULTS_JSON, MatchError, check_same_match, load_results, write_results
 from .scoring import score_game
 from .settings import DEFAULT_REFEREE
 
@@ -221,8 +223,8 @@ class Match:
 
     The games run on ``jobs`` local worker threads, each with its own engine processes, or,
     with ``ray`` (``"auto"`` or a cluster's address), each game as a Ray task
-    (:mod:`mcgo.match.cluster`). Either way every finished game is saved at once (its SGF,
-    then results.json and results.csv rewritten), so an interrupted match resumes where
+    (:mod:`mcgo.match.cluster`). Either way every finished game is saved at once (its SGF
+    into games.zip, then results.json and results.csv rewritten), so an interrupted match resumes where
     it stopped.
     """
 
@@ -267,7 +269,7 @@ class Match:
 
     def run(self):
         """Play the pending games; returns the results document (also in results.json)."""
-        (self.out_dir / GAMES_DIR).mkdir(parents=True, exist_ok=True)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
         pending = self.pending_games()
         if self.records:
             self.log(f"resuming: {len(self.records)} games already played, {len(pending)} to go")
@@ -318,11 +320,10 @@ class Match:
         self.log(f"game {game_id} not recorded (it stays pending for --resume):\n{why}")
 
     def save(self, record, sgf_bytes):
-        """Keep a finished game: its SGF, then the results files rewritten (thread-safe)."""
-        sgf_path = self.out_dir / GAMES_DIR / f"game-{record['game']:04d}.sgf"
-        sgf_path.write_bytes(sgf_bytes)
-        record["sgf"] = str(sgf_path.relative_to(self.out_dir))
+        """Keep a finished game: its SGF into the archive, then the results files rewritten
+        (thread-safe)."""
         with self._lock:
+            record["sgf"] = add_game(self.out_dir, record["game"], sgf_bytes)
             self.records.append(record)
             write_results(self.out_dir, self.config, self.records)
             fault = f" ({record['fault_engine']}: {record['fault_reason']})" if record["fault_engine"] else ""

@@ -8,7 +8,7 @@ Optuna's sampler (TPE by default), which proposes the next values. Everything is
 output folder and resumes after an interruption:
 
 * ``study.db``: Optuna's SQLite storage (every trial, its values and win rate);
-* ``trial-NNN/``: each trial's match (results.json, results.csv, games/*.sgf); a trial that
+* ``trial-NNN/``: each trial's match (results.json, results.csv, games.zip); a trial that
   was cut off is finished from there on ``--resume``;
 * ``best.json`` and ``trials.csv``: the evidence, rewritten after every trial: the best
   settings, their win rate with its 95% Wilson interval, and the mcgo command that plays them.

@@ -1,5 +1,6 @@
-"""Where SGF games come from in bulk: files, folders searched recursively, and ``.tar.gz``
-archives read member by member (streaming), for every command that reads many games
+"""Where SGF games come from in bulk: files, folders searched recursively, ``.tar.gz``
+archives read member by member (streaming) and ``.zip`` archives (a match's ``games.zip``),
+for every command that reads many games
 (``mcgo build-casebase``, ``mcgo learn ...``).
 
 * :func:`input_files`: the files to read under some paths;
@@ -19,12 +20,13 @@ import multiprocessing
 import pathlib
 import re
 import tarfile
+import zipfile
 from dataclasses import dataclass, field
 
 from .reading import SGF_SUFFIXES, read_games
 from .record import SgfError
 
-ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar")
+ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip")
 EXAMPLES_PER_REASON = 3        # messages kept per reason for the summary
 
 
@@ -93,7 +95,7 @@ def total_size(files):
 
 def iter_inputs(files, root=None):
     """Yield ``(name, data or None, error or None, disk bytes consumed)`` for every SGF file,
-    reading ``.tar.gz`` archives member by member (streaming)."""
+    reading ``.tar.gz`` archives member by member (streaming) and ``.zip`` archives."""
     for path in files:
         name = _display_name(path, root)
         lowered = path.name.lower()
@@ -110,6 +112,9 @@ def iter_inputs(files, root=None):
         except OSError as e:
             yield name, None, f"cannot read archive: {e.strerror or e}", 0
             continue
+        if lowered.endswith(".zip"):
+            yield from _zip_inputs(path, name, size)
+            continue
         consumed = 0
         try:
             with open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r|*") as archive:
@@ -125,6 +130,19 @@ def iter_inputs(files, root=None):
             consumed = size
         if consumed < size:
             yield None, None, None, size - consumed
+
+
+def _zip_inputs(path, name, size):
+    """iter_inputs' items for a zip archive (its bytes counted as consumed at the end)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for member in sorted(archive.namelist()):
+                if member.lower().endswith(SGF_SUFFIXES):
+                    yield f"{name}/{member}", archive.read(member), None, 0
+    except (zipfile.BadZipFile, OSError, EOFError) as e:
+        yield name, None, f"cannot read archive: {e}", size
+        return
+    yield None, None, None, size
 
 
 def _display_name(path, root):
