@@ -340,9 +340,9 @@ def test_case_base_answers_a_19x19_opening_in_the_corner():
 
 # --------------------------------------------------------------------------- tmux
 def load_transcript_script():
-    """benchmarks/play_transcript.py, whose :class:`Tmux` drives the terminal."""
+    """benchmarks/transcripts/play_transcript.py, whose :class:`Tmux` drives the terminal."""
     spec = importlib.util.spec_from_file_location(
-        "play_transcript", ROOT / "benchmarks" / "play_transcript.py")
+        "play_transcript", ROOT / "benchmarks" / "transcripts" / "play_transcript.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

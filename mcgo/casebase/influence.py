@@ -34,7 +34,7 @@ from ..jit import kernel
 
 FLOW_STEPS = 5            # a stream stops after 5 steps (thesis 8.5)
 INFLUENCE_UNIT = 60       # lcm(1, 2, 3, 4, 5): 1/d is a whole number of these units
-DEFAULT_THRESHOLD = 0.5   # stone units; chosen by benchmarks/casebase_prediction.py
+DEFAULT_THRESHOLD = 0.5   # stone units; chosen by benchmarks/casebase/casebase_prediction.py
 
 
 @kernel

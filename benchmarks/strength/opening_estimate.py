@@ -1,0 +1,145 @@
+#!/usr/bin/env python
+"""Who came out of the opening ahead, by GNU Go's judgement (issue 12).
+
+For each game of a ``mcgo match --out`` folder, GNU Go 3.8's ``estimate_score`` of the
+position after each of ``--at`` moves (a game that ended sooner is left out there), seen
+from the engine named by ``--player`` (a substring of PB/PW): points ahead, komi included.
+Also how the engine used the empty corners: of its moves played while some corner's 7x7 square
+was empty, how many went into one (:mod:`mcgo.search.opening`; professionals: 88-100% of
+moves 1-4). Prints JSON (per game and the mean and median at each move) and a short table.
+Two matches of two versions against one opponent compare their openings with much less
+noise than their wins and losses do.
+
+    python benchmarks/strength/opening_estimate.py benchmarks/matches/19x19-vs-pachi-fd0ddd7 \\
+        --player mcgo --at 20,40,60
+"""
+
+import json
+import re
+import shutil
+import statistics
+import subprocess
+
+import click
+
+from mcgo.board.kernels import BLACK, WHITE
+from mcgo.match.archive import extracted_games
+from mcgo.search.opening import corner_openings
+from mcgo.sgf import SgfError, read_game
+
+GNUGO_LEVEL = 8         # estimate_score reads less at lower levels; 8 is quick and stable
+ESTIMATE = re.compile(r"^= ([BW])\+([0-9.]+)")
+
+
+class GnuGo:
+    """GNU Go over GTP, for ``loadsgf`` and ``estimate_score``."""
+
+    def __init__(self, command):
+        self.process = subprocess.Popen(command + ["--mode", "gtp", "--level", str(GNUGO_LEVEL)],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        lines = []
+        while True:
+            text = self.process.stdout.readline()
+            if not text:
+                raise RuntimeError(f"GNU Go stopped after {line!r}")
+            if text.strip() == "" and lines:
+                return " ".join(lines)
+            if text.strip():
+                lines.append(text.strip())
+
+    def black_lead(self, path, moves):
+        """Black's lead by ``estimate_score`` after the first ``moves`` moves of a file."""
+        answer = self.send(f"loadsgf {path} {moves + 1}")
+        if not answer.startswith("="):
+            raise RuntimeError(f"loadsgf {path}: {answer}")
+        answer = self.send("estimate_score")
+        found = ESTIMATE.match(answer)
+        if not found:
+            return 0.0 if answer.startswith("= 0") else None
+        lead = float(found.group(2))
+        return lead if found.group(1) == "B" else -lead
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def judge_openings(paths, player, points, command):
+    """({game: colour, result, leads by move, corner moves}, skipped games) of the engine
+    named ``player`` in the games at ``paths``, judged by GNU Go."""
+    judge = GnuGo([command])
+    games, skipped = {}, []
+    try:
+        for path in paths:
+            try:
+                record = read_game(path)
+            except SgfError as e:
+                skipped.append(f"{path.name}: {e}")
+                continue
+            if (player in record.black) == (player in record.white):
+                skipped.append(f"{path.name}: {player!r} is not one side")
+                continue
+            sign = 1.0 if player in record.black else -1.0
+            leads = {}
+            for n in points:
+                if n <= len(record.moves):
+                    lead = judge.black_lead(path.resolve(), n)
+                    if lead is not None:
+                        leads[n] = sign * lead
+            by_move, _ = corner_openings([record], moves=len(record.moves),
+                                         color=BLACK if sign > 0 else WHITE)
+            corner_moves = [sum(v[i] for v in by_move.values()) for i in (0, 1)]
+            games[path.name] = dict(color="B" if sign > 0 else "W", result=record.result,
+                                    lead=leads, corner_moves=corner_moves)
+    finally:
+        judge.close()
+    return games, skipped
+
+
+@click.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("--player", required=True, help="A substring of the engine's name in PB/PW.")
+@click.option("--at", "at", default="20,40,60", show_default=True,
+              help="Comma-separated move numbers after which to ask GNU Go.")
+@click.option("--gnugo", default="gnugo", show_default=True, help="The GNU Go command.")
+def main(folder, player, at, gnugo):
+    try:
+        points = sorted({int(x) for x in at.split(",")})
+    except ValueError:
+        raise click.BadParameter(f"{at!r}: give move numbers such as 20,40,60", param_hint="--at")
+    if not points or points[0] < 1:
+        raise click.BadParameter("move numbers start at 1", param_hint="--at")
+    command = shutil.which(gnugo) or shutil.which("gnugo", path="/usr/games")
+    if command is None:
+        raise click.UsageError(f"GNU Go not found ({gnugo!r}); install gnugo")
+    with extracted_games(folder) as named:
+        paths = [path for _, path in named]
+        if not paths:
+            raise click.UsageError(f"{folder}: no games (games.zip, or games/*.sgf)")
+        games, skipped = judge_openings(paths, player, points, command)
+    summary = {}
+    for n in points:
+        leads = [g["lead"][n] for g in games.values() if n in g["lead"]]
+        if leads:
+            summary[n] = dict(games=len(leads), mean=round(statistics.fmean(leads), 1),
+                              median=round(statistics.median(leads), 1),
+                              ahead=sum(x > 0 for x in leads))
+    corner = [sum(g["corner_moves"][i] for g in games.values()) for i in (0, 1)]
+    print(json.dumps(dict(folder=str(folder), player=player, gnugo_level=GNUGO_LEVEL,
+                          games=games, summary=summary, corner_moves=corner, skipped=skipped),
+                     indent=1))
+    click.echo(f"{'after move':>10} {'games':>6} {'mean lead':>10} {'median':>8} {'ahead':>6}",
+               err=True)
+    for n, s in summary.items():
+        click.echo(f"{n:>10} {s['games']:>6} {s['mean']:>10} {s['median']:>8} {s['ahead']:>6}",
+                   err=True)
+    click.echo(f"moves while a corner was empty: {corner[0]}, into an empty corner: {corner[1]}",
+               err=True)
+
+
+if __name__ == "__main__":
+    main()
