@@ -211,6 +211,19 @@ class Player:
             log(f"pondered {result.simulations} simulations in {result.seconds:.2f}s")
         return result
 
+    def analysis(self, board, stop, on_progress=None, interval=None, move_filter=None):
+        """A search of ``board`` with the advice until ``stop`` is set (``lz-analyze``,
+        ``kata-analyze``), as a function to run in a thread: no limits, no early stop,
+        ``on_progress(result)`` every ``interval`` seconds (none for 0 or None), the moves
+        ``move_filter`` leaves. The advice is taken now, before the function returns."""
+        bonus, self.last_labels = self.advice(board)
+
+        def run():
+            return self.search.run(board, stop=stop, on_progress=on_progress, root_bonus=bonus,
+                                   progress_interval=interval if interval and interval > 0
+                                   else None, early_stop=False, move_filter=move_filter)
+        return run
+
     def resigns(self, board, lost):
         """Resign only when the search found the game lost (``lost``) at this move and at the
         ``RESIGN_STREAK - 1`` own moves before it: a misjudged fight rarely looks lost three
