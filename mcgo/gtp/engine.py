@@ -44,8 +44,7 @@ from ..search.player import Player
 from ..search.playout_player import PlayoutPlayer
 from ..search.status import STATUS_PLAYOUTS, Status
 from .commands import COMMANDS, command_names
-from .protocol import (STREAMING, GtpError, Quit, format_reply, log, preprocess,  # noqa: F401
-                       split_command)
+from .protocol import STREAMING, GtpError, Quit, format_reply, log, preprocess, split_command
 
 DEFAULT_SIZE = options.DEFAULT_GTP_SIZE
 DEFAULT_KOMI = options.DEFAULT_KOMI
@@ -212,38 +211,16 @@ class Engine:
 
     # ------------------------------------------------------------ search settings
     def setting(self, name):
-        """The named search setting ``name`` as the search will use it on this board (no
-        model prior where the model gives none)."""
-        s = self.search
-        if name in ("model_prior", "model_depth", "model_prior_shape"):
-            if name == "model_prior" and not s.uses_model_prior(self.board):
-                return 0.0
-            return s.model_setting(self.board, name)
-        return s.settings[name]
+        """The named search setting ``name`` as a search of this board uses it."""
+        return self.player.setting(name, self.board)
 
     def set_setting(self, name, value):
-        """Set the named search setting for the next searches (the tree is kept)."""
-        for s in (self.player.search, self.player.pass_search):
-            s.settings[name] = value
-            s.overrides[name] = value
-
-    def limit(self, name):
-        """The player's ``playouts`` or ``seconds`` limit (None: none)."""
-        return getattr(self.player, name)
-
-    def set_limit(self, name, value):
-        setattr(self.player, name, value)
-
-    @property
-    def search_threads(self):
-        return self.search.threads
+        self.player.set_setting(name, value)
 
     def set_threads(self, threads):
-        """Search with ``threads`` threads from now on (new trees)."""
+        """Search (and judge ownership, ``mcgo-ownership``) with ``threads`` threads."""
         self.threads = threads
-        for s in (self.player.search, self.player.pass_search):
-            s.threads = threads
-            s.clear()
+        self.player.set_threads(threads)
 
     def set_move_filter(self, clauses):
         """The search's move filter for this command from ``allow``/``avoid`` words

@@ -38,10 +38,10 @@ def kata_get_param(engine, args):
         value = engine.setting(name)
         return str(int(value)) if options.NAMED_SETTINGS[name][0] is int else f"{value:g}"
     if name in LIMIT_PARAMS:
-        value = engine.limit(LIMIT_PARAMS[name])
+        value = getattr(engine.player, LIMIT_PARAMS[name])
         return "none" if value is None else f"{value:g}"
     if name == "numSearchThreads":
-        return str(engine.search_threads)
+        return str(engine.search.threads)
     raise GtpError(f"unknown parameter {name}")
 
 
@@ -58,7 +58,7 @@ def kata_set_param(engine, args):
         engine.set_setting(name, number)
     elif name in LIMIT_PARAMS:
         limit = LIMIT_PARAMS[name]
-        engine.set_limit(limit, parse_limit(value, integer=limit == "playouts"))
+        setattr(engine.player, limit, parse_limit(value, integer=limit == "playouts"))
     elif name == "numSearchThreads":
         threads = parse_int(value, "invalid value")
         if not 1 <= threads <= MAX_THREADS:
