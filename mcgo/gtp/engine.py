@@ -274,7 +274,8 @@ class Engine:
 
     def execute(self, name, args):
         """The answer's text of command ``name`` with argument words ``args``, or
-        :class:`~mcgo.gtp.protocol.GtpError` with the failure message."""
+        :class:`~mcgo.gtp.protocol.GtpError` with the failure message (a streaming command
+        writes its answer to :attr:`out` and returns :data:`~mcgo.gtp.protocol.STREAMING`)."""
         handler = COMMANDS.get(name)
         if handler is None:
             raise GtpError("unknown command")
