@@ -20,7 +20,7 @@ from sgfmill import boards
 
 from helpers import Session
 from mcgo.casebase import build_casebase
-from mcgo.gtp.engine import MAX_SGF_BYTES
+from mcgo.gtp.files import MAX_SGF_BYTES
 
 ANSWER = re.compile(r"^[=?]\d*(?: [^\n]*)?(?:\n[^\n]+)*\n\n$")  # no empty line inside
 COLUMNS = "ABCDEFGHJKLMNOPQRST"

@@ -50,7 +50,7 @@ def run_arm(records, sims, advisor, seed, limit_games=None):
             if p == PASS:
                 break
             letter = "b" if color == 1 else "w"
-            answer = engine.cmd_reg_genmove([letter])
+            answer = engine.execute("reg_genmove", [letter])
             suggested = coords.from_gtp(answer, 19)
             if suggested != PASS:
                 (sr, sc), (pr, pc) = coords.row_col(suggested, 19), coords.row_col(p, 19)
@@ -60,7 +60,7 @@ def run_arm(records, sims, advisor, seed, limit_games=None):
                 by_move[n - 1][0] += d2 <= 4
             by_move[n - 1][1] += 1
             count += 1
-            engine.cmd_play([letter, coords.to_gtp(p, 19)])
+            engine.execute("play", [letter, coords.to_gtp(p, 19)])
     return {"positions": count, "within": {str(d): round(hits[d] / count, 4) for d in DISTANCES},
             "within_2_by_move": [round(h / t, 4) if t else None for h, t in by_move]}
 

@@ -79,7 +79,7 @@ def main(sims, model_path, preset, limit, seed, folder, part, prior_visits):
         for color, p in record.moves[:MOVES]:
             if p == PASS:
                 break
-            answer = engine.cmd_reg_genmove(["b" if color == 1 else "w"])
+            answer = engine.execute("reg_genmove", ["b" if color == 1 else "w"])
             suggested = coords.from_gtp(answer, 19) if answer != "resign" else PASS
             if suggested != PASS:
                 (sr, sc), (pr, pc) = coords.row_col(suggested, 19), coords.row_col(p, 19)
@@ -87,7 +87,7 @@ def main(sims, model_path, preset, limit, seed, folder, part, prior_visits):
                 for d in DISTANCES:
                     hits[d] += d2 <= d * d
             count += 1
-            engine.cmd_play(["b" if color == 1 else "w", coords.to_gtp(p, 19)])
+            engine.execute("play", ["b" if color == 1 else "w", coords.to_gtp(p, 19)])
         click.echo(f"game {g + 1}/{len(games)}: d<=2 {hits[2]}/{count}", err=True)
     share = {f"d<={d}": round(hits[d] / max(count, 1), 4) for d in DISTANCES}
     low, high = wilson_interval(hits[2], count)

@@ -11,7 +11,7 @@ from ..board import coords
 from ..board.kernels import BLACK, PASS
 from ..playout import mean_ownership
 from ..search.presets import THESIS_EXPLORATION
-from ..search.tree import BONUS, MOVE, VISITS, WINS
+from ..search.report import root_winrate, top_of_tree
 
 TREE_INDENT = "  "
 PV_LENGTH = 20                 # moves of a principal variation (as Search.principal_variation)
@@ -155,18 +155,6 @@ def principal_variation_visits(search, move, limit=PV_LENGTH):
     return search.principal_variation_visits(move, limit)
 
 
-def root_winrate(search):
-    """The root's win rate for its side to move over all its visits (None unvisited). The
-    root's own statistics count wins of the player who moved into it, the opponent."""
-    wins = visits = 0.0
-    for t in search.trees:
-        wins += float(t.floats[WINS, t.root])
-        visits += float(t.floats[VISITS, t.root])
-    if visits <= 0:
-        return None
-    return min(1.0, max(0.0, 1.0 - wins / visits))
-
-
 def playout_score(result, komi):
     """Black's mean final area margin after ``komi`` over the search's playouts (None
     without playouts): an owner sum adds +1 per black and -1 per white point, so its total
@@ -212,39 +200,21 @@ def tree_text(search, result, size, top=7, depth=3, per_node=5, bonus_label=None
     """The top of the tree as the thesis prints it: the ``top`` most visited root moves, and
     under each its ``per_node`` most visited children, ``depth`` levels deep, indented by two
     spaces a level. Root moves carry the statistics of all threads; deeper levels come from
-    the tree that searched the root move most."""
+    the tree that searched the root move most (:func:`mcgo.search.report.top_of_tree`)."""
     bonus_label = bonus_label or {}
     lines = []
     for m in [m for m in result.moves if m.visits > 0][:top]:
         lines.append(node_line(m.move, m.wins, m.visits, result.root_visits, m.bonus, size,
                                bonus_label.get(m.move)))
-        tree, node = _deepest_tree(search, m.move)
-        if tree is not None:
-            _children_lines(tree, node, size, 1, depth, per_node, lines)
+        _children_lines(top_of_tree(search, m.move, depth - 1, per_node), size, 1, lines)
     return "\n".join(lines)
 
 
-def _deepest_tree(search, move):
-    best = (None, -1, -1.0)
-    for t in search.trees:
-        c = t.child_with_move(t.root, move)
-        if c >= 0 and t.floats[VISITS, c] > best[2]:
-            best = (t, c, t.floats[VISITS, c])
-    return best[0], best[1]
-
-
-def _children_lines(tree, node, size, level, depth, per_node, lines):
-    if level >= depth:
-        return
-    kids = [c for c in tree.children(node) if tree.floats[VISITS, c] > 0]
-    kids.sort(key=lambda c: -tree.floats[VISITS, c])
-    parent_visits = tree.floats[VISITS, node]
-    for c in kids[:per_node]:
-        f = tree.floats
-        lines.append(TREE_INDENT * level + node_line(int(tree.ints[MOVE, c]), f[WINS, c],
-                                                     f[VISITS, c], parent_visits, f[BONUS, c],
-                                                     size))
-        _children_lines(tree, c, size, level + 1, depth, per_node, lines)
+def _children_lines(nodes, size, level, lines):
+    for n in nodes:
+        lines.append(TREE_INDENT * level + node_line(n.move, n.wins, n.visits, n.parent_visits,
+                                                     n.bonus, size))
+        _children_lines(n.children, size, level + 1, lines)
 
 
 def gfx_ownership(owner, size):

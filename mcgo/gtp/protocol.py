@@ -29,6 +29,9 @@ class Quit(Exception):
     """``quit``: answer, then leave the loop."""
 
 
+STREAMING = object()           # what a handler returns that wrote its own answer
+
+
 def log(*parts):
     print(*parts, file=sys.stderr, flush=True)
 

@@ -211,6 +211,44 @@ class Player:
             log(f"pondered {result.simulations} simulations in {result.seconds:.2f}s")
         return result
 
+    def analysis(self, board, stop, on_progress=None, interval=None, move_filter=None):
+        """A search of ``board`` with the advice until ``stop`` is set (``lz-analyze``,
+        ``kata-analyze``), as a function to run in a thread: no limits, no early stop,
+        ``on_progress(result)`` every ``interval`` seconds (none for 0 or None), the moves
+        ``move_filter`` leaves. The advice is taken now, before the function returns."""
+        bonus, self.last_labels = self.advice(board)
+
+        def run():
+            return self.search.run(board, stop=stop, on_progress=on_progress, root_bonus=bonus,
+                                   progress_interval=interval if interval and interval > 0
+                                   else None, early_stop=False, move_filter=move_filter)
+        return run
+
+    # ------------------------------------------------------------------ settings
+    def setting(self, name, board):
+        """The named search setting ``name`` as a search of ``board`` uses it (the model
+        prior's settings where the model gives one on this board; no prior where it
+        gives none)."""
+        s = self.search
+        if name in ("model_prior", "model_depth", "model_prior_shape"):
+            if name == "model_prior" and not s.uses_model_prior(board):
+                return 0.0
+            return s.model_setting(board, name)
+        return s.settings[name]
+
+    def set_setting(self, name, value):
+        """The named search setting ``name`` for the next searches, the pass check's too
+        (the trees are kept)."""
+        for s in (self.search, self.pass_search):
+            s.settings[name] = value
+            s.overrides[name] = value
+
+    def set_threads(self, threads):
+        """Search with ``threads`` threads from now on, the pass check too (new trees)."""
+        for s in (self.search, self.pass_search):
+            s.threads = threads
+            s.clear()
+
     def resigns(self, board, lost):
         """Resign only when the search found the game lost (``lost``) at this move and at the
         ``RESIGN_STREAK - 1`` own moves before it: a misjudged fight rarely looks lost three

@@ -1,0 +1,192 @@
+"""The commands of GTP version 2 itself (its section 6.3), with the usual queries beside
+them (``is_legal``, ``all_legal``, ``list_stones``, ``captures``, ``showboard``).
+
+Each handler takes the engine and the argument words and returns the answer's text, or
+raises :class:`~mcgo.gtp.protocol.GtpError` with the failure message. Handlers read words
+and ask the engine (:class:`mcgo.gtp.engine.Engine`); the engine keeps the game and thinks.
+"""
+
+from .. import __version__
+from ..board import coords, handicap
+from ..board.board import IllegalMove, result_text
+from ..board.kernels import BLACK, PASS, WHITE
+from ..search.status import STATUSES
+from .arguments import color_and_vertex, parse_color
+from .protocol import NAME, PROTOCOL_VERSION, GtpError, Quit, need, parse_float, parse_int
+
+
+# ------------------------------------------------------------------ administration
+def protocol_version(engine, args):
+    return PROTOCOL_VERSION
+
+
+def name(engine, args):
+    return NAME
+
+
+def version(engine, args):
+    return __version__
+
+
+def known_command(engine, args):
+    need(args, 1, 1)
+    return "true" if args[0] in engine.command_names() else "false"
+
+
+def list_commands(engine, args):
+    return "\n".join(engine.command_names())
+
+
+def quit_(engine, args):
+    raise Quit()
+
+
+# ------------------------------------------------------------------ setup
+def boardsize(engine, args):
+    need(args, 1, 1)
+    size = parse_int(args[0])
+    if not coords.MIN_SIZE <= size <= coords.MAX_SIZE:
+        raise GtpError("unacceptable size")
+    engine.new_board(size, engine.board.komi)
+    return ""
+
+
+def clear_board(engine, args):
+    engine.new_board(engine.board.size, engine.board.komi)
+    return ""
+
+
+def komi(engine, args):
+    need(args, 1, 1)
+    engine.set_komi(parse_float(args[0]))
+    return ""
+
+
+def _handicap_stones(engine, args, place):
+    need(args, 1, 1)
+    stones = parse_int(args[0], "invalid number of stones")
+    try:
+        points = place(engine.board.size, stones)
+    except ValueError:
+        raise GtpError("invalid number of stones") from None
+    return engine.place_handicap(points)
+
+
+def fixed_handicap(engine, args):
+    return _handicap_stones(engine, args, handicap.fixed_points)
+
+
+def place_free_handicap(engine, args):
+    return _handicap_stones(engine, args, handicap.free_points)
+
+
+def set_free_handicap(engine, args):
+    size = engine.board.size
+    if len(args) < 2 or len(args) >= size * size:
+        raise GtpError("bad vertex list")
+    try:
+        points = [coords.from_gtp(a, size) for a in args]
+    except coords.CoordinateError:
+        raise GtpError("bad vertex list") from None
+    if PASS in points or len(set(points)) != len(points):
+        raise GtpError("bad vertex list")
+    try:
+        engine.place_handicap(points)
+    except ValueError:
+        raise GtpError("bad vertex list") from None
+    return ""
+
+
+# ------------------------------------------------------------------ moves
+def play(engine, args):
+    color, point = color_and_vertex(args, engine.board.size)
+    try:
+        engine.board.play(point, color)
+    except IllegalMove:
+        raise GtpError("illegal move") from None
+    return ""
+
+
+def undo(engine, args):
+    try:
+        engine.board.undo()
+    except IndexError:
+        raise GtpError("cannot undo") from None
+    return ""
+
+
+def genmove(engine, args):
+    need(args, 1, 1)
+    return engine.genmove(parse_color(args[0]))
+
+
+def reg_genmove(engine, args):
+    """As ``genmove`` (GTP 2, 6.3.4), but the move is not played."""
+    need(args, 1, 1)
+    return engine.choose_move(parse_color(args[0]))[1]
+
+
+def set_random_seed(engine, args):
+    """Any integer, reduced modulo 2^64 (:func:`mcgo.options.normalize_seed`)."""
+    need(args, 1, 1)
+    engine.set_seed(parse_int(args[0]))
+    return ""
+
+
+# ------------------------------------------------------------------ scoring
+def final_score(engine, args):
+    return result_text(engine.status.score(engine.board))
+
+
+def final_status_list(engine, args):
+    need(args, 1, 1)
+    status = args[0].lower()
+    if status not in STATUSES:
+        raise GtpError("invalid status")
+    # One line per chain, as GNU Go answers.
+    return "\n".join(" ".join(coords.to_gtp(q, engine.board.size) for q in chain)
+                     for chain in engine.status.chains(engine.board, status))
+
+
+# ------------------------------------------------------------------ queries
+def showboard(engine, args):
+    b = engine.board
+    return (f"\n{str(b)}\nblack captured {b.captures(BLACK)}, white captured "
+            f"{b.captures(WHITE)}, komi {b.komi:g}, "
+            f"{'black' if b.to_move == BLACK else 'white'} to move")
+
+
+def is_legal(engine, args):
+    color, point = color_and_vertex(args, engine.board.size)
+    return "1" if engine.board.is_legal(point, color) else "0"
+
+
+def all_legal(engine, args):
+    need(args, 1, 1)
+    color = parse_color(args[0])
+    return " ".join(coords.to_gtp(p, engine.board.size) for p in engine.board.legal_moves(color))
+
+
+def list_stones(engine, args):
+    need(args, 1, 1)
+    color = parse_color(args[0])
+    return " ".join(coords.to_gtp(p, engine.board.size) for p in engine.board.stones(color))
+
+
+def captures(engine, args):
+    need(args, 1, 1)
+    return str(engine.board.captures(parse_color(args[0])))
+
+
+COMMANDS = {
+    "protocol_version": protocol_version, "name": name, "version": version,
+    "known_command": known_command, "list_commands": list_commands, "quit": quit_,
+    "boardsize": boardsize, "clear_board": clear_board, "komi": komi,
+    "fixed_handicap": fixed_handicap, "place_free_handicap": place_free_handicap,
+    "set_free_handicap": set_free_handicap,
+    "play": play, "undo": undo, "genmove": genmove, "reg_genmove": reg_genmove,
+    "set_random_seed": set_random_seed,
+    "final_score": final_score, "final_status_list": final_status_list,
+    "showboard": showboard, "is_legal": is_legal, "all_legal": all_legal,
+    "list_stones": list_stones, "captures": captures,
+}

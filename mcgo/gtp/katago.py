@@ -1,0 +1,91 @@
+"""KataGo's GTP extensions for parameters and rules (its docs/GTP_Extensions.md):
+``kata-list-params``, ``kata-get-param``, ``kata-set-param``, ``kata-get-rules`` and
+``kata-set-rules``. (Its analysis commands are :mod:`mcgo.gtp.analyze`'s.)
+
+The parameters are the named search settings (``mcgo gtp --list-settings``), the limits
+(``playouts`` and KataGo's ``maxVisits``/``maxPlayouts``; ``seconds`` and KataGo's
+``maxTime``) and ``numSearchThreads``. The rules are the ones mcgo plays: area or territory
+scoring, positional superko, no suicide, no handicap compensation; ``kata-set-rules``
+chooses them by name (Japanese and Korean rules count territory).
+"""
+
+import json
+
+from .. import options
+from .arguments import parse_limit
+from .protocol import GtpError, need, parse_int
+
+LIMIT_PARAMS = {"playouts": "playouts", "maxVisits": "playouts", "maxPlayouts": "playouts",
+                "seconds": "seconds", "maxTime": "seconds"}
+MAX_THREADS = 256
+RULES = {"hasButton": False, "ko": "POSITIONAL", "scoring": "AREA", "suicide": False,
+         "tax": "NONE", "whiteHandicapBonus": "0", "friendlyPassOk": True}
+
+
+def parameter_names():
+    return list(options.NAMED_SETTINGS) + list(LIMIT_PARAMS) + ["numSearchThreads"]
+
+
+def kata_list_params(engine, args):
+    """The parameters ``kata-get-param``/``kata-set-param`` know, on one line."""
+    return " ".join(parameter_names())
+
+
+def kata_get_param(engine, args):
+    need(args, 1, 1)
+    name = args[0]
+    if name in options.NAMED_SETTINGS:
+        value = engine.setting(name)
+        return str(int(value)) if options.NAMED_SETTINGS[name][0] is int else f"{value:g}"
+    if name in LIMIT_PARAMS:
+        value = getattr(engine.player, LIMIT_PARAMS[name])
+        return "none" if value is None else f"{value:g}"
+    if name == "numSearchThreads":
+        return str(engine.search.threads)
+    raise GtpError(f"unknown parameter {name}")
+
+
+def kata_set_param(engine, args):
+    """Change a parameter for the next searches (the tree is kept; a thread count starts
+    new trees). Limits take a positive number or ``none``."""
+    need(args, 2, 2)
+    name, value = args
+    if name in options.NAMED_SETTINGS:
+        try:
+            number = options.parse_settings([f"{name}={value}"])[name]
+        except ValueError as e:
+            raise GtpError(f"invalid value: {e}") from None
+        engine.set_setting(name, number)
+    elif name in LIMIT_PARAMS:
+        limit = LIMIT_PARAMS[name]
+        setattr(engine.player, limit, parse_limit(value, integer=limit == "playouts"))
+    elif name == "numSearchThreads":
+        threads = parse_int(value, "invalid value")
+        if not 1 <= threads <= MAX_THREADS:
+            raise GtpError(f"invalid value: numSearchThreads is 1 to {MAX_THREADS}")
+        engine.set_threads(threads)
+    else:
+        raise GtpError(f"unknown parameter {name}")
+    return ""
+
+
+def kata_get_rules(engine, args):
+    """The rules mcgo plays, in ``kata-get-rules``'s JSON: area or territory scoring,
+    positional superko, suicide illegal, no tax, no button, no compensation for handicap
+    stones (the score is area, or territory and prisoners, minus komi), and passing with
+    dead stones on the board is fine (``final_status_list`` judges them)."""
+    rules = dict(RULES, scoring=engine.scoring.upper())
+    return json.dumps(rules, separators=(",", ":"))
+
+
+def kata_set_rules(engine, args):
+    """KataGo's ``kata-set-rules NAME``, by the short names (``japanese``, ``chinese``,
+    ``tromp-taylor``...; :data:`mcgo.options.RULES_SCORING`), not its JSON."""
+    need(args, 1, 1)
+    engine.set_rules(args[0])
+    return ""
+
+
+COMMANDS = {"kata-list-params": kata_list_params, "kata-get-param": kata_get_param,
+            "kata-set-param": kata_set_param, "kata-get-rules": kata_get_rules,
+            "kata-set-rules": kata_set_rules}
