@@ -2,7 +2,8 @@
 
 Where a reference is missing the tests that need it are skipped on a developer's machine but
 fail under CI (``MCGO_REQUIRE_REFERENCES=1``, set by ``.ci/run``), so CI can never pass by
-skipping.
+skipping. Reference data that is not the project's (Fuego's suites, the tsumego problems) is
+found through ``$MCGO_REFERENCE_DATA`` (module ``references``).
 """
 
 import os
@@ -11,9 +12,10 @@ import shutil
 
 import pytest
 
+import references
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GOBAN_GAMES = ROOT / "data" / "goban-original-games" / "usr" / "share" / "goban"
-FUEGO_REGRESSION = pathlib.Path(os.environ.get("MCGO_FUEGO_REGRESSION", ROOT / "tests" / "data" / "fuego-regression"))
 GNUGO = os.environ.get("MCGO_GNUGO") or shutil.which("gnugo") or "/usr/games/gnugo"
 
 
@@ -47,11 +49,25 @@ def goban_games_dir():
     return GOBAN_GAMES
 
 
+def reference(name):
+    """The path of reference data ``name`` (see ``references``), or a skip (a failure under
+    CI) whose reason names ``$MCGO_REFERENCE_DATA``."""
+    reason = references.absent_reason(name)
+    if reason:
+        missing(reason)
+    return references.reference_path(name)
+
+
 @pytest.fixture(scope="session")
 def fuego_regression_dir():
-    if not FUEGO_REGRESSION.is_dir():
-        missing(f"Fuego regression suites at {FUEGO_REGRESSION}")
-    return FUEGO_REGRESSION
+    """Fuego's regression suites: the ``.tst`` files and the SGF positions under ``sgf/``."""
+    return reference(references.FUEGO_REGRESSION)
+
+
+@pytest.fixture(scope="session")
+def tsumego_problems_file():
+    """The tsumego problems (``problems.jsonl.gz``, one JSON problem a line)."""
+    return reference(references.TSUMEGO_PROBLEMS)
 
 
 RAY_CPUS = 2  # the local Ray runtime of the tests: two games at a time

@@ -2,15 +2,12 @@
 file says, and ``mcgo learn cfg`` trains and reports."""
 
 import json
-import os
-import pathlib
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 from scipy import stats
 
-from conftest import missing
 from mcgo.board import coords
 from mcgo.cli import main
 from mcgo.learn.cfg import NFEATURES
@@ -24,15 +21,10 @@ from sklearn.ensemble import RandomForestClassifier  # noqa: E402
 from sklearn.preprocessing import MinMaxScaler  # noqa: E402
 from sklearn.svm import SVC  # noqa: E402
 
-PROBLEMS = pathlib.Path(os.environ.get("MCGO_TSUMEGO", pathlib.Path(__file__).resolve().parent
-                                       / "data" / "tsumego" / "problems.jsonl.gz"))
-
 
 @pytest.fixture(scope="module")
-def problems():
-    if not PROBLEMS.is_file():
-        missing(f"the tsumego problems at {PROBLEMS} (or $MCGO_TSUMEGO)")
-    loaded, skipped = load_problems(PROBLEMS)
+def problems(tsumego_problems_file):
+    loaded, skipped = load_problems(tsumego_problems_file)
     return loaded, skipped
 
 
@@ -114,9 +106,9 @@ def test_mcnemar_equals_the_exact_binomial_test():
     assert p == pytest.approx(stats.binomtest(only_a, only_a + only_b, 0.5).pvalue)
 
 
-def test_learn_cfg_trains_reports_and_writes_a_scorer(tmp_path, problems):
+def test_learn_cfg_trains_reports_and_writes_a_scorer(tmp_path, tsumego_problems_file):
     out, table = tmp_path / "scorer.npz", tmp_path / "table.json"
-    result = CliRunner().invoke(main, ["learn", "cfg", str(PROBLEMS), "-o", str(out),
+    result = CliRunner().invoke(main, ["learn", "cfg", str(tsumego_problems_file), "-o", str(out),
                                        "--limit", "40", "--learners", "rf100,svm",
                                        "--json", str(table)])
     assert result.exit_code == 0, result.output
@@ -125,7 +117,7 @@ def test_learn_cfg_trains_reports_and_writes_a_scorer(tmp_path, problems):
     scorer = load_scorer(out)
     assert scorer.metadata["learner"] == document["best"]
     assert scorer.metadata["split"].startswith("by collection")
-    bad = CliRunner().invoke(main, ["learn", "cfg", str(PROBLEMS), "-o", str(out),
+    bad = CliRunner().invoke(main, ["learn", "cfg", str(tsumego_problems_file), "-o", str(out),
                                     "--learners", "knn"])
     assert bad.exit_code == 2 and "--learners" in bad.output
 

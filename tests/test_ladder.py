@@ -1,9 +1,10 @@
 """The ladder reader (:mod:`mcgo.tactics.ladder`) against Fuego's ladder suite and GNU Go.
 
-* Fuego's ``ladder.tst`` (tests/data/fuego-regression) gives, for each chain, ``captured``,
-  ``unsettled`` (whoever moves first wins) or ``escaped``. For a chain in atari with its owner
-  to move, our "captured" must be Fuego's ``captured``; for a chain with two liberties, an
-  atari that starts a working ladder must exist exactly when Fuego does not say ``escaped``.
+* Fuego's ``ladder.tst`` (its regression suites, under ``$MCGO_REFERENCE_DATA``) gives, for
+  each chain, ``captured``, ``unsettled`` (whoever moves first wins) or ``escaped``. For a
+  chain in atari with its owner to move, our "captured" must be Fuego's ``captured``; for a
+  chain with two liberties, an atari that starts a working ladder must exist exactly when
+  Fuego does not say ``escaped``.
 * GNU Go 3.8's ``defend`` reads every chain in atari of real positions (Fuego's SGFs,
   professional games): where our reader says the chain dies in a ladder, GNU Go must find no
   defence (bar the rare ko, which the reader does not read).

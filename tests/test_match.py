@@ -384,13 +384,32 @@ def test_short_names_resolve_to_their_commands(built_pachi):
         opponents.resolve_engine("gnugo:ten", untimed)
 
 
-def test_missing_pachi_is_a_one_line_error_before_any_game(tmp_path, monkeypatch):
-    monkeypatch.setenv(opponents.PACHI_ENV, str(tmp_path / "not-built" / "pachi"))
+def test_pachi_on_the_path_is_found_when_mcgo_pachi_is_unset(tmp_path, monkeypatch):
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    binary = folder / "pachi"
+    binary.write_text("#!/bin/sh\nexit 0\n")
+    binary.chmod(0o755)
+    monkeypatch.delenv(opponents.PACHI_ENV, raising=False)
+    monkeypatch.setenv("PATH", str(folder))
+    spec = opponents.resolve_engine("pachi", MatchSettings(9))
+    assert shlex.split(spec.command)[0] == str(binary) and spec.cwd == str(folder)
+
+
+@pytest.mark.parametrize("where", ["MCGO_PACHI names nothing", "neither MCGO_PACHI nor PATH"])
+def test_missing_pachi_is_a_one_line_error_before_any_game(tmp_path, monkeypatch, where):
+    """Pachi is the user's to build: the error says where to get it and how to name it."""
+    if where == "MCGO_PACHI names nothing":
+        monkeypatch.setenv(opponents.PACHI_ENV, str(tmp_path / "not-built" / "pachi"))
+    else:
+        monkeypatch.delenv(opponents.PACHI_ENV, raising=False)
+        monkeypatch.setenv("PATH", str(tmp_path))     # no pachi there
     out = tmp_path / "match"
     result = CliRunner().invoke(match_command, ["--engine", fake(), "--opponent", "pachi",
                                                 "--out", str(out)])
     assert result.exit_code == 2
-    assert result.output.count("\n") == 1 and "build-pachi.sh" in result.output
+    assert result.output.count("\n") == 1
+    assert "https://github.com/pasky/pachi" in result.output and "MCGO_PACHI" in result.output
     assert not out.exists()
 
 
@@ -436,7 +455,7 @@ def test_gnugo_by_short_name_plays_a_game(tmp_path, gnugo_command):
 
 @pytest.mark.slow
 def test_pachi_by_short_name_thinks_about_the_move_time(tmp_path):
-    """Pachi as built by build-pachi.sh, from its own folder: at 1 s a move (-t 3, its lag
+    """Pachi ($MCGO_PACHI or on PATH), from its own folder: at 1 s a move (-t 3, its lag
     reserve added) it answers every move in about a second."""
     try:
         opponents.pachi_binary()

@@ -1,12 +1,12 @@
 """The ownership network's inputs (:mod:`mcgo.ownership.features`, :mod:`.influence`).
 
 The references are not ours: positions come from real game records (Fuego's regression games,
-tests/data), read with sgfmill's SGF parser and played out on sgfmill's board; chains, true
-eyes, liberties of every order, the weakest neighbouring chains and the neighbourhood rings are
-then recomputed in plain Python over sgfmill's board, from the definitions in the features'
-docstring, and compared with every point's features. Equivariance under the 8 symmetries and
-under the colour swap needs no reference: the transformed board must give exactly the
-transformed features.
+under $MCGO_REFERENCE_DATA), read with sgfmill's SGF parser and played out on sgfmill's board;
+chains, true eyes, liberties of every order, the weakest neighbouring chains and the
+neighbourhood rings are then recomputed in plain Python over sgfmill's board, from the
+definitions in the features' docstring, and compared with every point's features.
+Equivariance under the 8 symmetries and under the colour swap needs no reference: the
+transformed board must give exactly the transformed features.
 """
 
 import pathlib

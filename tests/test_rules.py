@@ -13,13 +13,13 @@ import re
 
 import pytest
 
+import references
 from helpers import Session, fails, load_rows
 from mcgo.gtp.controller import GtpEngine
 from mcgo.learn.movemodel import open_model
 from test_gtp import FINISHED
 
-FUEGO = os.path.join(os.path.dirname(__file__), "data", "fuego-regression")
-CLEANUP = os.path.join(FUEGO, "cleanup_japanese_rules.tst")
+CLEANUP = references.reference_path(references.FUEGO_REGRESSION) / "cleanup_japanese_rules.tst"
 FINAL_MOVES = "sgf/final_moves/"
 
 
@@ -27,7 +27,7 @@ def cleanup_cases():
     """The Yamato and Aja examples of Fuego's ``cleanup_japanese_rules.tst``: (sgf path,
     move number, colour to move, expected final_score regex, expected genmove regex)."""
     cases, loaded, move = [], None, None
-    lines = iter(open(CLEANUP).read().splitlines())
+    lines = iter(CLEANUP.read_text().splitlines())
     for line in lines:
         words = line.split()
         if words[:1] == ["loadsgf"]:
@@ -40,10 +40,13 @@ def cleanup_cases():
     return cases
 
 
-CASES = cleanup_cases()
+# The cases are read at collection. Where the suite is absent one placeholder stands for them:
+# its tests ask for the fuego_regression_dir fixture, which skips them (fails under CI) first.
+ABSENT = [pytest.param("absent", 0, "b", "[]", "[]", id="fuego-regression-absent")]
+CASES = cleanup_cases() if CLEANUP.is_file() else ABSENT
 
 
-def test_the_suite_has_both_examples():
+def test_the_suite_has_both_examples(fuego_regression_dir):
     assert len(CASES) == 12
     assert {os.path.basename(c[0]) for c in CASES} == {"yamato-example2.sgf", "aja-example.sgf"}
 
@@ -61,19 +64,20 @@ def expected(regex_text):
 
 
 @pytest.mark.parametrize("sgf, number, color, score, move", CASES)
-def test_final_score_counts_territory_as_fuego_expects(sgf, number, color, score, move):
+def test_final_score_counts_territory_as_fuego_expects(fuego_regression_dir, sgf, number, color,
+                                                       score, move):
     session = japanese()
-    session.send(f"loadsgf {os.path.join(FUEGO, sgf)} {number}")
+    session.send(f"loadsgf {fuego_regression_dir / sgf} {number}")
     assert expected(score).fullmatch(session.send("final_score"))
 
 
-def test_area_rules_score_the_same_positions_by_area():
+def test_area_rules_score_the_same_positions_by_area(fuego_regression_dir):
     """Under Chinese rules a move inside one's own territory changes nothing: where no stone
     is dead, the score is sgfmill's area count of the same position, whoever played last."""
     from sgfmill import sgf as sgfmill_sgf, sgf_moves
     session = Session(size=9, komi=6.5, seed=1)
     for sgf, number, *_ in CASES:
-        path = os.path.join(FUEGO, sgf)
+        path = fuego_regression_dir / sgf
         session.send(f"loadsgf {path} {number}")
         game = sgfmill_sgf.Sgf_game.from_bytes(open(path, "rb").read())
         board, plays = sgf_moves.get_setup_and_moves(game)
@@ -96,11 +100,11 @@ TERRITORY_MOVES = [("sgf/games/2010/LittleGolem/1173624.sgf", 48, "w", "[A1]*"),
 
 @pytest.mark.parametrize("sgf, number, color, move", TERRITORY_MOVES)
 @pytest.mark.parametrize("seed", [1, 2])
-def test_territory_rules_choose_fuegos_move(sgf, number, color, move, seed):
+def test_territory_rules_choose_fuegos_move(fuego_regression_dir, sgf, number, color, move, seed):
     """The last points under territory scoring, where each stone placed counts: the engine
     as ``mcgo gtp`` makes it, with the shipped move model's priors."""
     session = japanese(playouts=5000, resign=0, seed=seed, model=open_model("auto"))
-    session.send(f"loadsgf {os.path.join(FUEGO, sgf)} {number}")
+    session.send(f"loadsgf {fuego_regression_dir / sgf} {number}")
     assert expected(move).fullmatch(session.send(f"genmove {color}"))
 
 
@@ -110,12 +114,13 @@ def test_territory_rules_choose_fuegos_move(sgf, number, color, move, seed):
 # Every empty region is one side's, so the tree tries the pass like any other move.
 # Aja's example, Yamato's at move 21 (the borders just drawn) and at 24, with one dead black
 # invader inside white's territory (geometry.has_open_region's invaders).
-CLOSED_CASES = [case for case in CASES
-                if "aja" in case[0] or case[1] in (21, 24)]
+CLOSED_CASES = ([case for case in CASES if "aja" in case[0] or case[1] in (21, 24)]
+                if CASES is not ABSENT else ABSENT)
 
 
 @pytest.mark.parametrize("sgf, number, color, score, move", CLOSED_CASES)
-def test_closed_territories_are_passed_as_fuego_expects(sgf, number, color, score, move):
+def test_closed_territories_are_passed_as_fuego_expects(fuego_regression_dir, sgf, number, color,
+                                                        score, move):
     """At the simulations of the Fuego figures (10,000; at 5,000 seed 1 still plays C3 in
     the first position of each), with seeds 1-3. Without the pass's prior once every border
     is drawn (``PRIOR_CLOSED_PASS``) one seed in six lost a pass here (Aja's move 22 with
@@ -124,7 +129,7 @@ def test_closed_territories_are_passed_as_fuego_expects(sgf, number, color, scor
     model = open_model("auto")
     for seed in (1, 2, 3):
         session = japanese(playouts=10000, resign=0, model=model, seed=seed)
-        session.send(f"loadsgf {os.path.join(FUEGO, sgf)} {number}")
+        session.send(f"loadsgf {fuego_regression_dir / sgf} {number}")
         assert expected(score).fullmatch(session.send("final_score"))
         assert expected(move).fullmatch(session.send(f"genmove {color}")), seed
 
@@ -230,13 +235,13 @@ def test_fuego_go_param_rules():
     assert fails(session, "go_param_rules capture_dead") == "syntax error"
 
 
-def test_settled_game_under_territory_scoring_is_passed_out_as_fuego_expects():
+def test_settled_game_under_territory_scoring_is_passed_out_as_fuego_expects(fuego_regression_dir):
     """Fuego's ``simpleplayers.tst`` 2000-2002 (``test-pass.sgf``): under Japanese scoring
     with every chain settled, both sides pass, the winner leaving the dead stones in its
     territory and the loser placing no stone that could only lose a point more; once dead
     stones must be captured (``capture_dead 1``), the winner does not pass."""
     session = Session(size=9, komi=7.5, playouts=10000, resign=0, seed=1)
-    session.send(f"loadsgf {os.path.join(FUEGO, 'sgf/simpleplayers/test-pass.sgf')}")
+    session.send(f"loadsgf {fuego_regression_dir / 'sgf/simpleplayers/test-pass.sgf'}")
     session.send("go_param_rules japanese_scoring 1")
     session.send("go_param_rules capture_dead 0")
     assert session.send("reg_genmove white") == "pass"
@@ -245,12 +250,12 @@ def test_settled_game_under_territory_scoring_is_passed_out_as_fuego_expects():
     assert session.send("reg_genmove black") != "pass"
 
 
-def test_cleanup_takes_a_liberty_of_a_dead_chain_on_the_edge():
+def test_cleanup_takes_a_liberty_of_a_dead_chain_on_the_edge(fuego_regression_dir):
     """``kgs-genmove_cleanup`` where the dead chains stand on the edge (a neighbour off the
     board once made it fail): Fuego expects a move, not a pass (``simpleplayers.tst`` 2002);
     the white chain along the first line is dead, its liberties E1 and F1."""
     session = japanese(playouts=3000, resign=0)
-    session.send(f"loadsgf {os.path.join(FUEGO, 'sgf/simpleplayers/test-pass.sgf')}")
+    session.send(f"loadsgf {fuego_regression_dir / 'sgf/simpleplayers/test-pass.sgf'}")
     dead = session.send("final_status_list dead").split()
     assert {"A1", "B1", "C1", "D1"} <= set(dead)
     move = session.send("kgs-genmove_cleanup black")

@@ -15,17 +15,14 @@ from mcgo.learn.cfg_scorer import open_scorer
 from mcgo.learn.tsumego import ProblemError, load_problems
 from mcgo.search.cfg_player import CfgPlayer, own_one_point_eye
 from mcgo.solve import region_points, solve
-from test_cfg_scorer import PROBLEMS, missing
 
 FIRST_PROBLEM = ("(;SZ[19]AB[qa][qb][qc][pd][pe][pf][og][ng][lf][le][kd][lc][lb]"
                  "AW[pa][pb][pc][nc][mc][od][oe][ne][me]PL[W])")   # the README's problem: W O19
 
 
 @pytest.fixture(scope="module")
-def test_problems():
-    if not PROBLEMS.is_file():
-        missing(f"the tsumego problems at {PROBLEMS}")
-    loaded, _ = load_problems(PROBLEMS)
+def test_problems(tsumego_problems_file):
+    loaded, _ = load_problems(tsumego_problems_file)
     return [p for p in loaded if p.split == "test" and not p.doubtful]
 
 

@@ -29,7 +29,7 @@ from mcgo.sgf import read_game
 
 SIZE = 9
 
-# /work/own9/ab_guided_games_game-0001.sgf (an A/B match of ours), comments left out:
+# The first game of an A/B match of ours (pattern against guided), comments left out:
 # 38 moves, black resigns; five stones captured by each side.
 RECORD = (b"(;FF[4]CA[UTF-8]GM[1]KM[7]PB[pattern]PW[guided]RE[W+R]SZ[9]"
           b";B[gc];W[fe];B[eh];W[cd];B[dd];W[de];B[ce];W[cf];B[ee];W[be];B[ef];W[ed];B[dc]"

@@ -2,9 +2,13 @@
 a temporary folder, it finds its case base and models as package data, compiles its kernels,
 plays a 19x19 opening move from the case base over GTP, and starts a terminal game.
 
-The virtual environment sees the system's site packages (numba, numpy, sgfmill, click are
-not downloaded again); the test checks that ``mcgo`` itself is imported from the wheel's
-install, not from the checkout.
+The virtual environment sees the site packages of the interpreter running the tests (numba,
+numpy, sgfmill, click are not downloaded again): a ``.pth`` file lists them. That works from
+the system Python and from inside a virtual environment alike, where ``--system-site-packages``
+would give the base interpreter's packages, not the running environment's. The ``.pth`` names
+folders only, so the ``.pth`` files inside them (an editable install of ``mcgo``) are not
+read; the test checks that ``mcgo`` itself is imported from the wheel's install, not from the
+checkout.
 """
 
 import os
@@ -40,10 +44,29 @@ def installed(tmp_path_factory):
     wheel, = (where / "dist").glob("mcgo_engine-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert set(PACKAGE_DATA) <= names, set(PACKAGE_DATA) - names
-    run([sys.executable, "-m", "venv", "--system-site-packages", str(where / "venv")], cwd=where)
+    run([sys.executable, "-m", "venv", str(where / "venv")], cwd=where)
     bin_dir = where / "venv" / "bin"
-    run([str(bin_dir / "pip"), "install", "-q", "--no-deps", str(wheel)], cwd=where)
+    own_site = run([str(bin_dir / "python"), "-c",
+                    "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                   cwd=where, env=away_from_the_checkout()).stdout.strip()
+    (pathlib.Path(own_site) / "running-interpreter-site-packages.pth").write_text(
+        "".join(f"{folder}\n" for folder in site_folders()))
+    run([str(bin_dir / "pip"), "install", "-q", "--no-deps", str(wheel)], cwd=where,
+        env=away_from_the_checkout())
     return bin_dir
+
+
+def site_folders():
+    """The site-packages folders on the running interpreter's path (its own, a virtual
+    environment's, the user's), in their order: where numba and the other dependencies are."""
+    return [p for p in sys.path if p and pathlib.Path(p).name in ("site-packages", "dist-packages")
+            and pathlib.Path(p).is_dir()]
+
+
+def away_from_the_checkout():
+    """The environment for the installed wheel: no ``PYTHONPATH`` (it may name the checkout),
+    no ``MCGO_CASEBASE`` (the wheel must find its own case base)."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MCGO_CASEBASE")}
 
 
 def first_moves_of_professionals(games_dir):
@@ -74,7 +97,7 @@ def gtp_vertex(row, col):
 
 
 def test_the_wheel_runs_from_package_data(installed, tmp_path, goban_games_dir):
-    env = {k: v for k, v in os.environ.items() if k != "MCGO_CASEBASE"}
+    env = away_from_the_checkout()
     where = run([str(installed / "python"), "-c",
                  "import mcgo; from mcgo.casebase.advisor import default_casebase_path as p; "
                  "print(mcgo.__file__); print(p())"], cwd=tmp_path, env=env).stdout.split()

@@ -4,7 +4,7 @@
 #   tools/make_9x9_games.sh OUT_DIR [JOBS]
 # The first five matches and most of the sixth were played before --model auto (mcgo's 9x9 default
 # since commit 2899c21); add --model none to mcgo:... to repeat them exactly.
-# Pachi comes from ../shared/opponents/build-pachi.sh. Then: mcgo learn extract OUT_DIR ... --size 9
+# Pachi is $MCGO_PACHI or pachi on PATH (see the README). Then: mcgo learn extract OUT_DIR ... --size 9
 set -euo pipefail
 out=${1:?usage: tools/make_9x9_games.sh OUT_DIR [JOBS]}
 jobs=${2:-2}

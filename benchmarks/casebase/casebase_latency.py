@@ -7,7 +7,7 @@ kernel) and the bare kernel, plus the symmetric (8 images) and top-k variants. A
 to open the file. Wall time (``median_ms``) and this thread's CPU time (``median_cpu_ms``,
 which a loaded machine inflates less) are both reported. Prints JSON, then a table.
 
-    python benchmarks/casebase/casebase_latency.py /tmp/cb/kgs.mcgocb --queries 200
+    python benchmarks/casebase/casebase_latency.py runs/casebase/kgs.mcgocb --queries 200
 """
 
 import argparse

@@ -28,6 +28,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))   # references: where the KGS games are
 
 from mcgo.board import PASS  # noqa: E402
 from mcgo.board.coords import point, row_col  # noqa: E402
@@ -37,9 +38,10 @@ from mcgo.casebase.advisor import default_casebase_path  # noqa: E402
 from mcgo.casebase.indexing import IndexedGame, game_name, index_game  # noqa: E402,F401
 from mcgo.casebase.encoder import PositionEncoder  # noqa: E402
 from mcgo.sgf import SgfError, read_directory, read_games  # noqa: E402
+from references import KGS_6D, absent_reason, reference_path  # noqa: E402
 
 GOBAN = ROOT / "data" / "goban-original-games" / "usr" / "share" / "goban"
-KGS_ARCHIVE = pathlib.Path("/work/shared/data/kgs-6d/KGS-2017_01-19-733-.tar.gz")
+KGS_ARCHIVE = f"{KGS_6D}/KGS-2017_01-19-733-.tar.gz"   # under $MCGO_REFERENCE_DATA
 DISTANCES = (0, 1, 2, 4)
 MOVES = 20
 METHODS = ("thesis", "symmetries", "vote", "vote+symmetries", "baseline")
@@ -137,8 +139,8 @@ def goban_records():
 
 
 def kgs_records(limit):
-    out = []
-    with tarfile.open(KGS_ARCHIVE) as archive:
+    out, path = [], reference_path(KGS_ARCHIVE)
+    with tarfile.open(path) as archive:
         for member in archive:
             if len(out) >= limit:
                 break
@@ -146,7 +148,7 @@ def kgs_records(limit):
                 data = archive.extractfile(member).read()
                 for g in read_games(data, errors="yield"):
                     if not isinstance(g, SgfError) and g.size == 19 and g.handicap == 0 and len(g.moves) >= MOVES:
-                        g.source = f"{KGS_ARCHIVE.name}/{member.name}"
+                        g.source = f"{path.name}/{member.name}"
                         out.append(g)
     return out[:limit]
 
@@ -200,6 +202,8 @@ def main(argv=None):
     parser.add_argument("--thresholds", default="", help="comma-separated thresholds to sweep")
     parser.add_argument("--plot", type=pathlib.Path)
     args = parser.parse_args(argv)
+    if args.kgs_games and absent_reason(KGS_ARCHIVE):
+        parser.exit(2, f"casebase_prediction: {absent_reason(KGS_ARCHIVE)} (or --kgs-games 0)\n")
     methods = args.methods.split(",")
     started = time.perf_counter()
     cb = CaseBase.load(args.casebase)

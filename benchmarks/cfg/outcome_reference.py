@@ -14,7 +14,7 @@ On every position with LOW-HIGH stones of the 9x9 games with a winner (the posit
 When a search that reads the position also stays near the base rate, the games' results are
 not decided at these stone counts, and no static evaluator can be expected to do better.
 
-    python benchmarks/cfg/outcome_reference.py tests/data/fuego-regression --simulations 3000
+    python benchmarks/cfg/outcome_reference.py ../shared/data/fuego-regression --simulations 3000
 """
 
 import argparse

@@ -1,7 +1,7 @@
 """Speed of the learned move model (issue 11): the Numba scorer on 19x19 positions of the
 goban professional games, and the tree search with and without the model's priors.
 
-    python benchmarks/movemodel/movemodel_speed.py /work/runs/models/goban-moves.npz
+    python benchmarks/movemodel/movemodel_speed.py runs/models/goban-moves.npz
 
 CPU time (``time.process_time``), so that other processes on the machine count less.
 """

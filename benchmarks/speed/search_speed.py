@@ -6,7 +6,7 @@ empty board for ``--seconds`` (no early stop), and ``mcgo.bench.run_bench`` meas
 pattern playouts in the same run, so the ratio is fair on a shared machine. Rates are given
 per wall second and per CPU second of the process (robust to other processes' load).
 Then the time for 10,000 simulations of the first 9x9 move on one thread. When Pachi is built
-(``../shared/opponents/build-pachi.sh``; ``mcgo match`` finds it the same way), a Pachi row:
+(``$MCGO_PACHI`` or ``pachi`` on ``PATH``, as ``mcgo match`` finds it), a Pachi row:
 its first move on the empty board at a fixed number of playouts (``-t =N``, one thread), per
 wall second and per CPU second of its process, measured in the same run.
 

@@ -22,7 +22,7 @@ from .settings import DEFAULT_REFEREE, SCORERS
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 DEFAULT_OUT = "runs/match"
 ENGINE_HELP = ("a command, or a short name: gnugo (GNU Go level 10), gnugo:LEVEL, pachi "
-               "(Pachi from build-pachi.sh, one thread, its 2 s lag reserve added to the time), "
+               "($MCGO_PACHI or pachi on PATH, one thread, its 2 s lag reserve added to the time), "
                "pachi:ARGS, mcgo (this mcgo), mcgo:GTP-ARGS")
 
 

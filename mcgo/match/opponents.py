@@ -3,10 +3,10 @@
 
 * ``gnugo`` is GNU Go 3.8 at level 10 with area scoring and positional superko;
   ``gnugo:LEVEL`` picks the level;
-* ``pachi`` is Pachi 12.90, as ``/work/shared/opponents/build-pachi.sh`` (the project's
-  ``../shared/opponents``) builds it into ``~/.cache/mcgo-opponents/pachi`` (env
-  ``MCGO_PACHI`` names another binary). It runs from its own folder (its pattern files are
-  there), on one thread without pondering; ``pachi:ARGS`` appends engine arguments;
+* ``pachi`` is Pachi (the project's figures are with 12.90, built from its own repository,
+  :data:`PACHI_SOURCE`): the binary ``$MCGO_PACHI`` names, else ``pachi`` on ``PATH``. It
+  runs from its own folder (a build keeps its pattern files there), on one thread without
+  pondering; ``pachi:ARGS`` appends engine arguments;
 * ``mcgo`` is this mcgo (``python -m mcgo gtp --quiet``); ``mcgo:ARGS`` appends ``gtp``
   arguments;
 * anything else is a shell-style command, run as it is.
@@ -33,15 +33,15 @@ import dataclasses
 import os
 import pathlib
 import shlex
+import shutil
 import sys
 
 from .settings import GNUGO
 
 GNUGO_DEFAULT_LEVEL = 10
 GNUGO_RULES = "--chinese-rules --positional-superko"
-PACHI_DEFAULT = pathlib.Path("~/.cache/mcgo-opponents/pachi/pachi")
 PACHI_ENV = "MCGO_PACHI"
-PACHI_BUILD = "/work/shared/opponents/build-pachi.sh"
+PACHI_SOURCE = "https://github.com/pasky/pachi"
 PACHI_LAG = 2.0                         # seconds of every move Pachi keeps back for net lag
 PACHI_ENGINE_ARGS = "threads=1,pondering=0"
 MCGO_GTP = "-m mcgo gtp --quiet"
@@ -102,12 +102,20 @@ def gnugo_command(level=""):
 
 
 def pachi_binary():
-    """Where Pachi is built (env MCGO_PACHI, else the build script's default); raises if absent."""
-    path = pathlib.Path(os.environ.get(PACHI_ENV) or PACHI_DEFAULT).expanduser()
-    if not (path.is_file() and os.access(path, os.X_OK)):
-        raise EngineNameError(f"Pachi is not built at {path}: run {PACHI_BUILD} "
-                              f"(or set {PACHI_ENV} to its binary)")
-    return path.resolve()
+    """Pachi's binary: ``$MCGO_PACHI``, else ``pachi`` on ``PATH``; raises
+    :class:`EngineNameError` (one line, saying how to get it) where there is none."""
+    named = os.environ.get(PACHI_ENV)
+    if named:
+        path = pathlib.Path(named).expanduser()
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            raise EngineNameError(f"{PACHI_ENV} names {path}, which is no executable file: build "
+                                  f"Pachi from {PACHI_SOURCE} and point {PACHI_ENV} at its binary")
+        return path.resolve()
+    found = shutil.which("pachi")
+    if found is None:
+        raise EngineNameError(f"Pachi not found (no pachi on PATH, {PACHI_ENV} not set): build it "
+                              f"from {PACHI_SOURCE} and point {PACHI_ENV} at its binary")
+    return pathlib.Path(found).resolve()
 
 
 def pachi_time_option(settings):

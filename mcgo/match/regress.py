@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Regression runner: GNU Go / Fuego ``.tst`` files against any GTP engine.
 
-    mcgo regress tests/data/fuego-regression/uct_ko.tst --engine "gnugo --mode gtp"
+    mcgo regress fuego-regression/uct_ko.tst --engine "gnugo --mode gtp"
+
+(``fuego-regression`` is the ``regression/`` folder of Fuego's repository; see the README.)
 
 A ``.tst`` file is a GTP session. Lines are sent to the engine in order; a command whose
 first word is a number is a test when the next line is an expectation::
