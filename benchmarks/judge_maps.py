@@ -3,7 +3,7 @@
 """The dead-stone judge on saved ownership maps: tune its constants without new searches.
 
 ``benchmarks/dead_stones.py`` asks an engine over GTP, so every change of the judge
-(:func:`mcgo.search.status.judge`) costs a tree search per position again (two a game,
+(:func:`mcgo.judge.status.judge`) costs a tree search per position again (two a game,
 about 40 s each on one core at 10,000 simulations). The judge's own step is milliseconds. This
 script splits the two:
 
@@ -38,7 +38,7 @@ import sys
 
 from mcgo.board.kernels import PASSES
 from mcgo.learn.corner_train import survivors
-from mcgo.search import status
+from mcgo.judge import status
 from mcgo.sgf import read_game, replay
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))

@@ -15,8 +15,8 @@ import click
 
 import mcgo
 from mcgo.search import Search
-from mcgo.search.player import pick_move, should_resign
-from mcgo.search.status import estimate, score_without
+from mcgo.engine.player import pick_move, should_resign
+from mcgo.judge.status import estimate, score_without
 from mcgo.stats import wilson_interval
 
 

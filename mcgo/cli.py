@@ -455,7 +455,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
     move_player = move_scorer = None
     if player_kind == "cfg" or cfg_prior:
         from .learn.cfg_scorer import ScorerError, open_scorer
-        from .search.cfg_player import CfgPlayer
+        from .engine.cfg_player import CfgPlayer
         try:
             move_scorer = open_scorer(scorer)
         except ScorerError as e:
@@ -465,7 +465,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
     if player_kind == "td":
         from .learn.td_go import SHIPPED, load_net
         from .resources import package_file
-        from .search.td_player import TdPlayer
+        from .engine.td_player import TdPlayer
         path = package_file("mcgo.learn", "models", SHIPPED[td_net]) if td_net in SHIPPED else td_net
         try:
             move_player = TdPlayer(load_net(path)[0])

@@ -17,8 +17,8 @@ from mcgo.board import kernels as K
 from mcgo.search import Search
 from mcgo.search.tree import LIMIT, NEXT_FREE, PARENT
 from mcgo.playout import mean_ownership
-from mcgo.search.status import judge
-from mcgo.search.timecontrol import SAFETY_SECONDS, TimeControl
+from mcgo.judge.status import judge
+from mcgo.engine.timecontrol import SAFETY_SECONDS, TimeControl
 
 TACTICS_PLAYOUTS = 2000
 

@@ -13,7 +13,7 @@ from mcgo.board import coords
 from mcgo.cli import main
 from mcgo.learn.cfg_scorer import open_scorer
 from mcgo.learn.tsumego import ProblemError, load_problems
-from mcgo.search.cfg_player import CfgPlayer, own_one_point_eye
+from mcgo.engine.cfg_player import CfgPlayer, own_one_point_eye
 from mcgo.solve import region_points, solve
 from test_cfg_scorer import PROBLEMS, missing
 

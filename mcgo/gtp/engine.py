@@ -2,8 +2,8 @@
 
 The engine is the protocol front: it parses commands, keeps the game state (board, komi,
 handicap) and answers through a command table. The thinking is the player's
-(:class:`mcgo.search.player.Player`: limits, advice, search, pass and resign), chain status
-the status module's (:class:`mcgo.search.status.Status`), handicap placement the board
+(:class:`mcgo.engine.player.Player`: limits, advice, search, pass and resign), chain status
+the status module's (:class:`mcgo.judge.status.Status`), handicap placement the board
 package's (:mod:`mcgo.board.handicap`) and game records the SGF package's
 (:func:`mcgo.sgf.record_from_board`).
 
@@ -29,7 +29,7 @@ that leave the position as it was (``time_left``, ``name``...) let it ponder on 
 ``stop`` (KataGo's) ends it until the next ``genmove``.
 
 Case-base seam: ``engine.opening_advisor`` (the player's, default None) may be any object
-with a method ``advise(board) -> (root_bonus, labels)`` (see :mod:`mcgo.search.player`). It is
+with a method ``advise(board) -> (root_bonus, labels)`` (see :mod:`mcgo.engine.player`). It is
 asked before every ``genmove``-like search.
 """
 
@@ -47,9 +47,9 @@ from ..board.board import Board, IllegalMove, result_text
 from ..board.history import Move
 from ..board.kernels import BLACK, PASS, WHITE
 from ..playout import ownership
-from ..search.player import Player
-from ..search.playout_player import PlayoutPlayer
-from ..search.status import STATUS_PLAYOUTS, STATUSES, Status
+from ..engine.player import Player
+from ..engine.playout_player import PlayoutPlayer
+from ..judge.status import STATUS_PLAYOUTS, STATUSES, Status
 from . import analysis
 from .protocol import (NAME, PROTOCOL_VERSION, GtpError, Quit, format_reply, is_number, log,
                        need, parse_float, parse_int, preprocess, split_command)
@@ -856,7 +856,7 @@ class Engine:
 
     def use_playout_player(self, on=True):
         """Let the playout policy choose ``genmove``'s answer without search
-        (:class:`mcgo.search.playout_player.PlayoutPlayer`), or (``on=False``) the search."""
+        (:class:`mcgo.engine.playout_player.PlayoutPlayer`), or (``on=False``) the search."""
         self.move_player = PlayoutPlayer(self.policy, self.search.playout_model, self.seed) \
             if on else None
 

@@ -7,7 +7,7 @@
 8x8 corner standardized (:mod:`mcgo.learn.corner`). The thesis's labels came from the record
 and an expert's selection; ours come from two independent judges of the final position:
 GNU Go 3.8's ``final_status_list dead`` and mcgo's own playout judge
-(:class:`mcgo.search.status.Status`, 2,000 playouts). Where they agree, the pattern is
+(:class:`mcgo.judge.status.Status`, 2,000 playouts). Where they agree, the pattern is
 labelled; where they disagree it is left out, as the thesis's expert left out the patterns he
 could not judge from the corner. Seki counts as alive. ``--before K,...`` adds the positions
 K moves before the end, labelled by the verdicts at the end, for the chains whose stones all
@@ -88,7 +88,7 @@ def survivors(record, start):
 def judged_dead(board, playouts=STATUS_PLAYOUTS, seed=0):
     """mcgo's dead stones of a final position (the playouts start as if no one had passed)."""
     from ..board.kernels import PASSES
-    from ..search.status import Status
+    from ..judge.status import Status
     position = board.copy()
     position.info[PASSES] = 0
     return set(Status(playouts=playouts, seed=seed).verdict(position).dead)

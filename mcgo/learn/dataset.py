@@ -72,7 +72,7 @@ META = "meta.json"
 TEXTS = "games.json"
 
 # How the final ownership of a game was found (the values of ``game_method``).
-COUNTED = "count"          # area after removing the dead stones mcgo.search.status.estimate finds
+COUNTED = "count"          # area after removing the dead stones mcgo.judge.status.estimate finds
 PLAYOUTS = "playouts"      # sign of mcgo.playout.ownership from the final position
 OWNERSHIP_METHODS = (COUNTED, PLAYOUTS)
 

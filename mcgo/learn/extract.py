@@ -11,7 +11,7 @@ import click
 
 from ..clitypes import OutputFile
 
-DEFAULT_PLAYOUTS = 2000     # as final_status_list (mcgo.search.status.STATUS_PLAYOUTS)
+DEFAULT_PLAYOUTS = 2000     # as final_status_list (mcgo.judge.status.STATUS_PLAYOUTS)
 DEFAULT_MIN_MOVES = 20      # shorter records are mostly aborted games
 META = "meta.json"          # mcgo.learn.META, named here to stay light
 

@@ -12,7 +12,7 @@ cannot be replayed.
 
 * ``count`` (the result is a number of points, or the game ends with two passes): the area
   of the final position after removing the dead stones that
-  :func:`mcgo.search.status.estimate` finds (``playouts`` playouts, pattern policy): stones
+  :func:`mcgo.judge.status.estimate` finds (``playouts`` playouts, pattern policy): stones
   and the empty regions only one colour borders; dame and seki's shared liberties are 0;
 * ``playouts`` (resignation, time, forfeit, unknown): the sign of
   :func:`mcgo.playout.ownership` from the final position (``playouts`` playouts, pattern
@@ -53,7 +53,7 @@ def final_ownership(board, method, playouts, seed):
     """int8 ``(size*size,)`` row-major final ownership of ``board`` by ``method``
     (:data:`mcgo.learn.dataset.COUNTED` or ``PLAYOUTS``), +1 black."""
     from ..playout import ownership
-    from ..search.status import estimate
+    from ..judge.status import estimate
 
     size = board.size
     if method == dataset.COUNTED:
@@ -223,7 +223,7 @@ def extract(paths, output, size=19, playouts=DEFAULT_PLAYOUTS, min_moves=DEFAULT
             "methods": {
                 dataset.COUNTED: "result counted (RE a number of points, or two passes at the end): "
                                  "area of the final position after removing the dead stones found "
-                                 "by mcgo.search.status.estimate",
+                                 "by mcgo.judge.status.estimate",
                 dataset.PLAYOUTS: "resigned, time, forfeit or unknown result: sign of "
                                   "mcgo.playout.ownership from the final position",
             },

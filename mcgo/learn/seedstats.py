@@ -64,7 +64,7 @@ from . import patterns3 as P
 FORMAT = "mcgo-seedstats"
 FORMAT_VERSION = 1
 REGULARIZER = 1.0                      # seed 003's C
-OWNERSHIP_METHOD = "area after removing the dead stones of mcgo.search.status.estimate"
+OWNERSHIP_METHOD = "area after removing the dead stones of mcgo.judge.status.estimate"
 TERRITORY = ("window", "centre")     # seed 002's "larger territory at loc(p)": see above
 COUNT_TABLES = ("nb", "nw", "occ", "bedge", "wedge", "won", "lost")
 
@@ -106,9 +106,9 @@ def replay_positions(record):
 
 def final_ownership(record, playouts=200, seed=0):
     """The final area owner of a record ((size, size) int8): the dead stones of the final
-    position (by :func:`mcgo.search.status.estimate` with ``playouts``) removed, then
+    position (by :func:`mcgo.judge.status.estimate` with ``playouts``) removed, then
     :meth:`mcgo.Board.owner` (Tromp-Taylor) of the cleaned board."""
-    from ..search.status import estimate
+    from ..judge.status import estimate
     board = replay(record, superko=False)
     verdict = estimate(board, playouts=playouts, seed=seed)
     cleaned = board.copy()

@@ -42,6 +42,8 @@ import numpy as np
 from ..board import coords
 from ..board.kernels import BLACK, EMPTY, PASSES, WHITE
 from ..playout import ownership
+from ..playout.scoring import mean_ownership
+from ..search.search import Search
 from .structure import Structure
 
 DEAD_BELOW = -0.5            # a chain is dead when its mean ownership (own view) is below this
@@ -204,8 +206,6 @@ def search_ownership(board, simulations, seed=0, threads=1):
     """The mean final owner of every point over a tree search's simulations from ``board``
     (a ``(size, size)`` array, +1 black): the tree's moves play the fights near the root
     better than the playouts do, so a capturing race the playouts misread is read."""
-    from ..playout.scoring import mean_ownership
-    from .search import Search
     searcher = Search(threads=threads, seed=seed, max_memory_mb=STATUS_SEARCH_MEMORY_MB)
     result = searcher.run(board, playouts=simulations, early_stop=False)
     return mean_ownership(result.owner_sum, result.simulations, board.size)

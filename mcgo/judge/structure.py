@@ -1,7 +1,7 @@
 """The structure of a position for judging life at the end of a game: chains, empty
 regions, unconditional life (Benson's algorithm), seki, nakade and capturing races.
 
-:func:`mcgo.search.status.judge` uses it to decide seki and the chains the playouts leave
+:func:`mcgo.judge.status.judge` uses it to decide seki and the chains the playouts leave
 unsettled (the module docstring there gives the rules). Python over the position's sets of
 chains and regions: it runs once per ``genmove`` or ``final_status_list`` (10-20 ms on
 19x19), not in the search. The chains and their liberties come from the board's own

@@ -10,6 +10,7 @@ A fixed seed gives the same move. Moves the GUIs' ``allow``/``avoid`` exclude at
 """
 
 from ..board.kernels import PASS
+from ..playout import first_moves
 
 PLAYOUT_PLAYER_RUNS = 200        # playouts whose first moves are counted (Pachi's replay: runs)
 
@@ -30,7 +31,6 @@ class PlayoutPlayer:
     def choose(self, board, move_filter=None):
         """The most frequent first move of ``board.to_move``'s playouts that the filter
         allows, or ``PASS``."""
-        from ..playout import first_moves
         counts = first_moves(board, self.runs, self.policy, self.seed, self.model)
         for move in counts:          # most frequent first; a pass leads only when no move is left
             if move == PASS or move_filter is None or move_filter.allows(board.to_move, move, 1):

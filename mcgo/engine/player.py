@@ -34,8 +34,8 @@ from ..board.kernels import BLACK, EMPTY, PASS
 from ..tactics.atari import is_self_atari
 from ..tactics.eyes import is_true_eye
 from ..playout import mean_ownership
-from .search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, REUSE_LIMIT, Search
-from .status import SETTLED, border_left, dame_left, estimate, is_settled, judge, score_without
+from ..search.search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, REUSE_LIMIT, Search
+from ..judge.status import SETTLED, border_left, dame_left, estimate, is_settled, judge, score_without
 from .timecontrol import MIN_THINK, TimeControl
 
 DEFAULT_SECONDS = 1.0          # thinking time when no limit and no time control is given
@@ -68,7 +68,7 @@ class Player:
 
     ``choose(board)`` answers for ``board.to_move``: a point, ``PASS``, or None to resign.
     ``search`` is the main search (its ``last_result`` is the last move's search);
-    ``clock`` the game's :class:`~mcgo.search.timecontrol.TimeControl`.
+    ``clock`` the game's :class:`~mcgo.engine.timecontrol.TimeControl`.
     """
 
     def __init__(self, preset=options.DEFAULT_PRESET, policy=options.DEFAULT_POLICY, threads=1,
