@@ -22,7 +22,7 @@ from mcgo.board.board import Board
 from mcgo.board.kernels import BLACK, PASS, WHITE
 from mcgo.casebase import OpeningAdvisor, open_casebase
 from mcgo.casebase.advisor import BONUS_EXACT
-from mcgo.learn.movemodel import DEFAULT_MODEL, load
+from mcgo.models.movemodel import DEFAULT_MODEL, load
 from mcgo.sgf import SgfError, read_game
 
 

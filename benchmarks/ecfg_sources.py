@@ -30,10 +30,10 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from mcgo.learn.ecfg import Ecfg, point_weights  # noqa: E402
-from mcgo.learn.ecfg_train import (OutcomeModel, fit_counts, outcome_accuracy,  # noqa: E402
-                                   outcome_positions, stone_count)
-from mcgo.learn.movemodel import read_records  # noqa: E402
+from mcgo.models.ecfg import Ecfg, point_weights  # noqa: E402
+from mcgo.models.ecfg_evaluator import OutcomeModel, stone_count  # noqa: E402
+from mcgo.train.ecfg_train import fit_counts, outcome_accuracy, outcome_positions  # noqa: E402
+from mcgo.train.movemodel import read_records
 from mcgo.search.search import Search  # noqa: E402
 
 DEPTH, WEIGHTING = 2, "count"

@@ -19,11 +19,11 @@ from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.board.symmetry import map_point
 from mcgo.cli import main
-from mcgo.learn import features as F
-from mcgo.learn import mm
-from mcgo.learn import movemodel as M
-from mcgo.learn.evaluate import evaluate
-from mcgo.learn.split import TEST
+from mcgo.models import move_features as F
+from mcgo.train import mm
+from mcgo.models import movemodel as M
+from mcgo.train.evaluate import evaluate
+from mcgo.train.split import TEST
 
 SGF_COLOR = {mcgo.BLACK: "b", mcgo.WHITE: "w"}
 PRO_GAMES = 6
@@ -353,7 +353,7 @@ def test_hand_priors_predict_professional_moves_above_random_and_below_the_model
     """``mcgo learn evaluate hand``: the tree's hand-written priors as a predictor, on
     professional games' middle-game moves: better than the random baseline, worse than the
     shipped model on the same positions."""
-    from mcgo.learn.evaluate import HandPriors
+    from mcgo.train.evaluate import HandPriors
     records = list(itertools.islice(M.read_records([goban_games_dir]), 4))
     hand = evaluate(HandPriors(), records, split=None, moves=(21, 120))["all"]
     shipped = evaluate(M.open_model("default"), records, split=None, moves=(21, 120))["all"]

@@ -15,7 +15,7 @@ import pytest
 
 from helpers import Session, fails, load_rows
 from mcgo.gtp.controller import GtpEngine
-from mcgo.learn.movemodel import open_model
+from mcgo.models.movemodel import open_model
 from test_gtp import FINISHED
 
 FUEGO = os.path.join(os.path.dirname(__file__), "data", "fuego-regression")

@@ -21,7 +21,7 @@ def own_one_point_eye(board, point, color):
 
 
 class CfgPlayer:
-    """Chooses by a :class:`mcgo.learn.cfg_scorer.Scorer` alone."""
+    """Chooses by a :class:`mcgo.models.cfg_scorer.Scorer` alone."""
 
     def __init__(self, scorer):
         self.scorer = scorer

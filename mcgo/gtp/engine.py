@@ -130,7 +130,7 @@ class Engine:
 
     @property
     def ownership_model(self):
-        """Seed 003's network (:class:`mcgo.ownership.model.OwnershipModel`) or None: it
+        """Seed 003's network (:class:`mcgo.models.ownership.model.OwnershipModel`) or None: it
         settles the chains the playouts leave unsure, and ``mcgo-ownership net`` shows it."""
         return self.status.ownership_model
 
@@ -140,7 +140,7 @@ class Engine:
 
     def use_ownership_prior(self, visits, model=None):
         """Give the root's children a network's 1-ply prior with ``visits`` virtual visits
-        (0: none; a dict: by board size, as :data:`mcgo.ownership.model.AUTO_PRIOR_VISITS`):
+        (0: none; a dict: by board size, as :data:`mcgo.models.ownership.model.AUTO_PRIOR_VISITS`):
         ``model``'s, by default :attr:`ownership_model`'s."""
         model = self.ownership_model if model is None else model
         if visits and model is None:
@@ -926,8 +926,8 @@ class Engine:
 
     def _ownership_net(self):
         if self.ownership_model is None:
-            from ..ownership.model import SHIPPED, open_ownership
-            from ..ownership.network import NetworkError
+            from ..models.ownership.model import SHIPPED, open_ownership
+            from ..models.ownership.network import NetworkError
             if self._shown_net is None:
                 try:
                     self._shown_net = open_ownership(SHIPPED)

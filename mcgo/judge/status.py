@@ -175,9 +175,9 @@ def estimate(board, playouts=STATUS_PLAYOUTS, policy="pattern", seed=0, threads=
              ownership_model=None, corner_net=None, search=STATUS_SEARCH):
     """Chain statuses by playouts from the position. The playouts start as if no one had
     passed: at the end of a game (two passes) they would otherwise stop at once and call
-    every stone alive. ``ownership_model`` (an :class:`mcgo.ownership.OwnershipModel`)
+    every stone alive. ``ownership_model`` (an :class:`mcgo.models.ownership.OwnershipModel`)
     settles the chains the playouts leave unsure (:func:`judge`); ``corner_net`` (seed 004's
-    :class:`mcgo.learn.corner.CornerNet`) then judges the corner groups it is sure of
+    :class:`mcgo.models.corner.CornerNet`) then judges the corner groups it is sure of
     (:func:`with_corner_net`). With ``search`` simulations the ownership is the tree
     search's instead (:func:`search_ownership`)."""
     start = board.copy()
