@@ -31,6 +31,10 @@ import numpy as np
 
 from .. import options
 from ..board import BLACK, PASS, WHITE, coords
+from ..models.cfg_scorer import open_scorer
+from ..search.movefilter import MoveFilter
+from ..search.search import Search
+from ..sgf import ReplayError, SgfError, read_game, replay
 
 REGION_MARGIN = 2
 DEFAULT_PLAYOUTS = options.SOLVE_PLAYOUTS
@@ -136,7 +140,6 @@ def framed(board, region):
 
 @functools.lru_cache(maxsize=8)
 def _open_scorer(name):
-    from ..models.cfg_scorer import open_scorer
     return open_scorer(name)
 
 
@@ -160,8 +163,6 @@ def solve(board, region, method="search", playouts=DEFAULT_PLAYOUTS, seed=0, sco
         return Answer(legal[best], method, list(region), score=float(scores[best]))
     if method != "search":
         raise ValueError(f"method must be one of {', '.join(METHODS)}")
-    from ..search.movefilter import MoveFilter
-    from ..search.search import Search
     vertices = ",".join(coords.to_gtp(p, board.size) for p in region)
     search = Search(seed=seed, threads=threads, policy=policy)
     search.move_filter = MoveFilter.parse(
@@ -181,7 +182,6 @@ def solve(board, region, method="search", playouts=DEFAULT_PLAYOUTS, seed=0, sco
 def problem_board(path, move_number, color):
     """The position of an SGF problem: its setup (and first ``move_number`` moves), the
     player from ``color``, else ``PL``, else whoever is to move."""
-    from ..sgf import ReplayError, SgfError, read_game, replay
     try:
         record = read_game(path)
         board = replay(record, max_moves=move_number)

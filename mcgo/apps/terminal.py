@@ -40,6 +40,7 @@ from ..board import coords, handicap
 from ..board.board import AREA, TERRITORY, result_text
 from ..board.history import Move
 from ..board.kernels import BLACK, EMPTY, PASS, WHITE
+from .. import sgf
 
 HUMAN_NAME = "human"
 ENGINE_NAME = "mcgo"
@@ -547,7 +548,6 @@ class TerminalGame:
         self.echo(f"game record saved to {self.sgf_path}")
 
     def write_record(self, path):
-        from .. import sgf
         players = {self.human: HUMAN_NAME, self.computer: ENGINE_NAME}
         record = sgf.record_from_board(self.board, handicap=self.engine.handicap,
                                        black=players[BLACK], white=players[WHITE],

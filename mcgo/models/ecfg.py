@@ -37,6 +37,7 @@ from ..board import BLACK, WHITE, coords
 from ..board.kernels import COLOR, EMPTY, OFFBOARD
 from ..jit import allocating_kernel
 from .cfg import build_cfg
+from .seedstats import colors_of
 
 LABELS = ("b", "w", "j", "f", "g", "f1", "f2", "f3", "g1", "g2", "g3", "m", "s")
 B, W, J, F, G, F1, F2, F3, G1, G2, G3, M, S = range(13)
@@ -200,7 +201,6 @@ def point_weights(stats, board, weighting, player):
 
 
 def board_colors(board):
-    from .seedstats import colors_of
     return colors_of(board)
 
 

@@ -61,7 +61,7 @@ from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL,
                              PASSES, TO_MOVE, WIDTH, legality, owner_map, play_legal)
 from ..jit import allocating_kernel, inline_kernel, kernel
 from ..models.move_features import DISTANCE_CAP, LAST_DISTANCE, MAXVALUES, NGROUPS, PREVIOUS_DISTANCE
-from ..models.movemodel import move_log_gamma
+from ..models.movemodel import move_log_gamma, open_model
 from ..tactics.atari import is_self_atari
 from ..tactics.eyes import is_true_eye
 from .common import (MOVE_CAP_FACTOR, REJECT_SELF_ATARI, SELF_ATARI_KEEP_ONE_IN, next_random,
@@ -96,7 +96,6 @@ def model_tables(model):
 @functools.lru_cache(maxsize=1)
 def default_model():
     """The shipped default move model, loaded once."""
-    from ..models.movemodel import open_model
     return open_model("default")
 
 

@@ -10,9 +10,8 @@ import sys
 import click
 
 from ..clitypes import OutputFile
+from .extract_defaults import DEFAULT_MIN_MOVES, DEFAULT_PLAYOUTS
 
-DEFAULT_PLAYOUTS = 2000     # as final_status_list (mcgo.judge.status.STATUS_PLAYOUTS)
-DEFAULT_MIN_MOVES = 20      # shorter records are mostly aborted games
 META = "meta.json"          # mcgo.train.META, named here to stay light
 
 

@@ -36,7 +36,7 @@ from ..board import BLACK, coords
 from ..sgf import SgfError, replay
 from ..sgf.sources import InputReport, game_name, games_of_items, input_files, process_inputs
 from . import dataset
-from .extract import DEFAULT_MIN_MOVES, DEFAULT_PLAYOUTS
+from .extract_defaults import DEFAULT_MIN_MOVES, DEFAULT_PLAYOUTS
 from .results import COUNT, parse_result
 from .provenance import git_commit
 from .split import game_key
