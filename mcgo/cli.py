@@ -68,7 +68,7 @@ def main():
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON on stdout.")
 def bench(policy, sizes, seconds, threads, start, seed, as_json):
     """Measure playouts per second of each playout policy."""
-    from .bench import MIDGAME_POSITIONS, format_table, machine_facts, progress_printer, run_bench
+    from .apps.bench import MIDGAME_POSITIONS, format_table, machine_facts, progress_printer, run_bench
 
     policies = BENCH_POLICIES if policy == "all" else [policy]
     sizes = [int(s) for s in sizes] or [9, 19]
@@ -105,7 +105,8 @@ def bench(policy, sizes, seconds, threads, start, seed, as_json):
               help="Also write every skipped game with its reason to this file.")
 def build_casebase_command(sources, output, moves, size, threshold, jobs, log_path):
     """Index SGF games (files, folders searched recursively, .tar.gz archives) into a case base."""
-    from .casebase import DEFAULT_THRESHOLD, build_casebase
+    from .casebase import DEFAULT_THRESHOLD
+    from .train.casebase_build import build_casebase
     from .sgf.sources import input_files, total_size
 
     files, _ = input_files(sources)
@@ -153,7 +154,7 @@ def position_of(game, move_number):
 def influence(game, move_number, output, threshold):
     """Draw a position of GAME.sgf beside its flow influence map (thesis figure 7.1)."""
     from .casebase import DEFAULT_THRESHOLD
-    from .casebase.picture import draw_influence
+    from .apps.casebase_picture import draw_influence
 
     board, title = position_of(game, move_number)
     draw_influence(board, output, DEFAULT_THRESHOLD if threshold is None else threshold,
@@ -173,8 +174,8 @@ def influence(game, move_number, output, threshold):
               help="Also draw the playouts' ownership from this many playouts (0: no).")
 def ownership_picture(game, move_number, output, net, playouts):
     """Draw a position of GAME.sgf beside its ownership: seed 003's network and the playouts."""
-    from .ownership.model import open_ownership
-    from .ownership.network import NetworkError
+    from .models.ownership.model import open_ownership
+    from .models.ownership.network import NetworkError
 
     try:
         model = open_ownership(net)
@@ -185,7 +186,7 @@ def ownership_picture(game, move_number, output, net, playouts):
     if playouts:
         from .playout import ownership
         maps.append((f"playouts ({playouts})", (ownership(board, playouts=playouts) + 1) / 2))
-    from .ownership.picture import draw_ownership
+    from .apps.ownership_picture import draw_ownership
     draw_ownership(board, maps, output, title=title)
     click.echo(f"wrote {output}")
 
@@ -347,14 +348,14 @@ ownership_prior_option = click.option(
 def ownership_prior_visits(choice):
     """``--ownership-prior``'s virtual visits: a number, or a dict by board size for auto."""
     if choice == "auto":
-        from .ownership.model import AUTO_PRIOR_VISITS
+        from .models.ownership.model import AUTO_PRIOR_VISITS
         return dict(AUTO_PRIOR_VISITS)
     return choice
 
 
 def open_corner(choice):
     """The corner net of ``--corner-net`` (None for ``none``); a bad one is a usage error."""
-    from .learn.corner import open_corner_net
+    from .models.corner import open_corner_net
     try:
         return open_corner_net(choice)
     except ValueError as e:
@@ -368,7 +369,7 @@ def open_move_model(choice):
     """The learned move model of ``--model`` (None for ``none``); a bad one is a usage error."""
     if choice == "none":
         return None
-    from .learn.movemodel import ModelError, open_model
+    from .models.movemodel import ModelError, open_model
     try:
         return open_model(choice)
     except ModelError as e:
@@ -436,8 +437,8 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
     net = None
     ownership_prior = ownership_prior_visits(ownership_prior)
     if ownership_net != "none":
-        from .ownership.model import open_ownership
-        from .ownership.network import NetworkError
+        from .models.ownership.model import open_ownership
+        from .models.ownership.network import NetworkError
         try:
             net = open_ownership(ownership_net)
         except NetworkError as e:
@@ -446,7 +447,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
     corner = open_corner(corner_net)
     outcome_model = None
     if evaluator != "none":
-        from .learn.ecfg_train import open_evaluator
+        from .models.ecfg_evaluator import open_evaluator
         try:
             outcome_model = open_evaluator(evaluator)
         except ValueError as e:
@@ -454,8 +455,8 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
 
     move_player = move_scorer = None
     if player_kind == "cfg" or cfg_prior:
-        from .learn.cfg_scorer import ScorerError, open_scorer
-        from .search.cfg_player import CfgPlayer
+        from .models.cfg_scorer import ScorerError, open_scorer
+        from .engine.cfg_player import CfgPlayer
         try:
             move_scorer = open_scorer(scorer)
         except ScorerError as e:
@@ -463,10 +464,10 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         if player_kind == "cfg":
             move_player = CfgPlayer(move_scorer)
     if player_kind == "td":
-        from .learn.td_go import SHIPPED, load_net
+        from .models.td_net import SHIPPED, load_net
         from .resources import package_file
-        from .search.td_player import TdPlayer
-        path = package_file("mcgo.learn", "models", SHIPPED[td_net]) if td_net in SHIPPED else td_net
+        from .engine.td_player import TdPlayer
+        path = package_file("mcgo.models", "weights", SHIPPED[td_net]) if td_net in SHIPPED else td_net
         try:
             move_player = TdPlayer(load_net(path)[0])
         except ValueError as e:
@@ -479,7 +480,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         engine.status.corner_net = corner
         engine.status.search = status_search
         if ownership_prior:
-            from .ownership.model import open_ownership
+            from .models.ownership.model import open_ownership
             engine.use_ownership_prior(ownership_prior, net or open_ownership("dagrnn"))
         engine.player.search.evaluator_prior = \
             (outcome_model, evaluator_visits) if outcome_model is not None else None
@@ -514,7 +515,7 @@ def warmup():
     # With the default model, so that the kernels of its priors are compiled too.
     engine = Engine(size=19, out=io.StringIO(), verbose=False, model=open_move_model("auto"))
     engine.opening_advisor = make_opening_advisor("default", 20, quiet=True)
-    from .ownership.model import AUTO_PRIOR_VISITS, open_ownership
+    from .models.ownership.model import AUTO_PRIOR_VISITS, open_ownership
     engine.use_ownership_prior(AUTO_PRIOR_VISITS, open_ownership("dagrnn"))   # the net's kernels
     engine.warm_up()
     click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")
@@ -540,7 +541,7 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner
     hint, score, save FILE, help, quit."""
     from click.core import ParameterSource
 
-    from .gtp.terminal import check_handicap, check_writable, play_in_terminal
+    from .apps.terminal import check_handicap, check_writable, play_in_terminal
 
     size = engine_settings["size"] or options.DEFAULT_PLAY_SIZE
     check_handicap(size, handicap)
@@ -553,7 +554,7 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner
     corner = open_corner(corner_net)
     if handicap and click.get_current_context().get_parameter_source("komi") \
             == ParameterSource.DEFAULT:
-        from .gtp.terminal import HANDICAP_KOMI
+        from .apps.terminal import HANDICAP_KOMI
         engine_settings["komi"] = HANDICAP_KOMI
     engine = make_engine(default_size=options.DEFAULT_PLAY_SIZE, verbose=False, model=model,
                          **engine_settings)
@@ -562,7 +563,7 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner
     engine.status.search = status_search
     visits = ownership_prior_visits(ownership_prior)
     if options.for_size(visits, size):          # the net is loaded only where it is used
-        from .ownership.model import open_ownership
+        from .models.ownership.model import open_ownership
         engine.use_ownership_prior(visits, open_ownership("dagrnn"))
     play_in_terminal(engine, color, sgf_path=sgf_path, handicap=handicap)
 
@@ -607,7 +608,7 @@ def solve_command(problem, move_number, color, region, method, playouts, scorer,
     """Answer the problem PROBLEM.sgf inside its region: the move, its win rate and main
     line (search), or its score (cfg)."""
     from .board import BLACK, coords
-    from .solve import problem_board, region_points, solve
+    from .apps.solve import problem_board, region_points, solve
 
     board = problem_board(problem, move_number, color)
     try:
@@ -615,7 +616,7 @@ def solve_command(problem, move_number, color, region, method, playouts, scorer,
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--region") from None
     if method == "cfg" or prior:
-        from .learn.cfg_scorer import ScorerError, open_scorer
+        from .models.cfg_scorer import ScorerError, open_scorer
         try:
             scorer = open_scorer(scorer)
         except ScorerError as e:
@@ -637,8 +638,8 @@ def solve_command(problem, move_number, color, region, method, playouts, scorer,
 
 
 def add_learn_commands():
-    """``mcgo learn ...`` lives with the learning code in :mod:`mcgo.learn`."""
-    from .learn.commands import learn
+    """``mcgo learn ...`` lives with the learning code in :mod:`mcgo.train`."""
+    from .train.commands import learn
 
     main.add_command(learn)
 

@@ -73,7 +73,7 @@ def rules_scoring(name):
     except KeyError:
         raise ValueError(f"unknown rules {name!r} (known: {', '.join(RULES_SCORING)})") from None
 
-# ``mcgo solve`` (:mod:`mcgo.solve`): its solvers, the search's simulations, and the weight of
+# ``mcgo solve`` (:mod:`mcgo.apps.solve`): its solvers, the search's simulations, and the weight of
 # the CFG scorer's value (0-1) as a bonus on the search's first moves (a prior for local fights).
 # The weight was chosen on the validation collections of the tsumego problems, 10,000
 # simulations, every 15th problem: first moves 12% without, 34% at 0.3, 45% at 1.0, 48% at 3.0

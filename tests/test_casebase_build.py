@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 import mcgo
-from mcgo.casebase import CaseBase, CaseBaseError, build_casebase, open_casebase
+from mcgo.casebase import CaseBase, CaseBaseError, open_casebase
+from mcgo.train.casebase_build import build_casebase
 from mcgo.casebase.advisor import default_casebase_path
 from mcgo.casebase.storage import PREFIX
 from mcgo.cli import main

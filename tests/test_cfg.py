@@ -14,7 +14,7 @@ from sgfmill import boards
 
 from mcgo import BLACK, WHITE
 from mcgo.board import coords
-from mcgo.learn.cfg import (MAX_LENGTH, NFEATURES, STRINGS_UP_TO, SUBGRAPH_INDEX,
+from mcgo.models.cfg import (MAX_LENGTH, NFEATURES, STRINGS_UP_TO, SUBGRAPH_INDEX,
                             SUBGRAPH_STRINGS, relative_subgraph_features)
 from mcgo.sgf import read_game, replay
 

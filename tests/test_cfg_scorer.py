@@ -10,11 +10,11 @@ from scipy import stats
 
 from mcgo.board import coords
 from mcgo.cli import main
-from mcgo.learn.cfg import NFEATURES
-from mcgo.learn.cfg_scorer import (ForestScorer, ScorerError, SvmScorer, load_scorer,
+from mcgo.models.cfg import NFEATURES
+from mcgo.models.cfg_scorer import (ForestScorer, ScorerError, SvmScorer, load_scorer,
                                    open_scorer)
-from mcgo.learn.cfg_train import mcnemar, problem_features
-from mcgo.learn.tsumego import Problem, load_problems, split_of_collection
+from mcgo.train.cfg_train import mcnemar, problem_features
+from mcgo.train.tsumego import Problem, load_problems, split_of_collection
 
 sklearn = pytest.importorskip("sklearn")
 from sklearn.ensemble import RandomForestClassifier  # noqa: E402

@@ -13,10 +13,10 @@ from mcgo import BLACK, WHITE, Board
 from mcgo.board import coords
 from mcgo.cli import main
 from mcgo.gtp.controller import EngineProcess
-from mcgo.learn.corner import (LAYERS, CornerNet, corner_groups, pattern_inputs,
+from mcgo.models.corner import (LAYERS, CornerNet, corner_groups, pattern_inputs,
                                shipped_corner_net, window_mask, windows)
-from mcgo.learn.corner_train import fan_ins, initial_params, load_patterns
-from mcgo.learn.split import game_key, split_of
+from mcgo.train.corner_train import fan_ins, initial_params, load_patterns
+from mcgo.train.split import game_key, split_of
 from mcgo.sgf import read_game, replay
 
 
@@ -116,7 +116,7 @@ def test_corner_groups_are_gnugos_worms_inside_a_7x7_corner(gnugo_command, goban
 
 def test_the_numpy_path_equals_jax():
     jnp = pytest.importorskip("jax.numpy")
-    from mcgo.learn.corner_train import jax_outputs
+    from mcgo.train.corner_train import jax_outputs
     ws, bs = initial_params(seed=1)
     rng = np.random.default_rng(0)
     # larger weights than at the start, so every layer matters
@@ -200,7 +200,7 @@ def test_survivors_match_an_sgfmill_replay(goban_games_dir):
     """The stones that stay to the count, 30 moves before the end, as sgfmill replays the
     record: same colour on the point in every later position."""
     from sgfmill import sgf, sgf_moves
-    from mcgo.learn.corner_train import survivors
+    from mcgo.train.corner_train import survivors
     path = goban_games_dir / "Hon-41-2.mgt"
     record = read_game(path)
     game = sgf.Sgf_game.from_bytes(path.read_bytes())

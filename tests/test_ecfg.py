@@ -13,7 +13,7 @@ from sgfmill import boards
 from mcgo import BLACK, WHITE, Board
 from mcgo.board import coords
 from mcgo.cli import main
-from mcgo.learn.ecfg import LABELS, Ecfg, feature_count, feature_name
+from mcgo.models.ecfg import LABELS, Ecfg, feature_count, feature_name
 
 TABLE_1 = {"j", "f", "g", "f1", "f2", "f3", "g1", "g2", "g3", "m", "s"}
 
@@ -155,7 +155,7 @@ def test_learn_ecfg_and_evaluate_outcome(nine_by_nine, tmp_path):
 def test_the_shipped_decision_equals_scikit_learns():
     sklearn = pytest.importorskip("sklearn")
     from sklearn.svm import LinearSVC
-    from mcgo.learn.ecfg_train import fit_counts
+    from mcgo.train.ecfg_train import fit_counts
     rng = np.random.default_rng(0)
     rows = {s: (rng.random((40, 13)), rng.integers(0, 2, 40)) for s in range(19, 23)}
     models, tables = fit_counts(rows, {"self": rows}, (20, 21), c_grid=(1000,))
@@ -167,7 +167,8 @@ def test_the_shipped_decision_equals_scikit_learns():
 
 
 def test_the_command_modules_light_names_equal_the_real_ones():
-    from mcgo.learn import cfg_train, ecfg, ecfg_train, split
+    from mcgo.models import ecfg
+    from mcgo.train import cfg_train, ecfg_train, split
     assert ecfg_train.WEIGHTINGS == ecfg.WEIGHTINGS
     assert (cfg_train.TRAIN, cfg_train.VALIDATION, cfg_train.TEST) == (split.TRAIN, split.VALIDATION, split.TEST)
 
@@ -185,7 +186,7 @@ def test_the_shipped_evaluator_and_the_game_scorer(nine_by_nine, tmp_path):
     result = CliRunner().invoke(main, ["learn", "cfg-games", str(dataset), "-o", str(out),
                                        "--learner", "rf100", "--per-game", "5"])
     assert result.exit_code == 0, result.output
-    from mcgo.learn.cfg_scorer import load_scorer
+    from mcgo.models.cfg_scorer import load_scorer
     scorer = load_scorer(out)
     assert 0.0 <= scorer.metadata["validation_move_prediction"] <= 1.0
     assert scorer.metadata["board_size"] == 9

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from sgfmill import boards
 
 from helpers import Session
-from mcgo.casebase import build_casebase
+from mcgo.train.casebase_build import build_casebase
 from mcgo.gtp.files import MAX_SGF_BYTES
 
 ANSWER = re.compile(r"^[=?]\d*(?: [^\n]*)?(?:\n[^\n]+)*\n\n$")  # no empty line inside

@@ -11,7 +11,7 @@ from scipy import stats
 import mcgo
 from helpers import sgfmill_allows
 from mcgo import sgf
-from mcgo.learn.movemodel import open_model
+from mcgo.models.movemodel import open_model
 from mcgo.playout import common, guided_policy, learned_policy
 
 DRAWS = 400

@@ -1,4 +1,4 @@
-"""``mcgo learn extract`` and :mod:`mcgo.learn.dataset` against references we did not write:
+"""``mcgo learn extract`` and :mod:`mcgo.train.dataset` against references we did not write:
 sgfmill (reading the records, playing them on its own board, writing rotated copies), GNU Go
 3.8 (dead stones and territory of a finished professional game), and the professional records
 of the goban collection.
@@ -18,10 +18,10 @@ from mcgo.board import BLACK, PASS, WHITE, coords
 from mcgo.board.kernels import COLOR
 from mcgo.cli import main
 from mcgo.gtp.controller import GtpEngine
-from mcgo.learn import extraction as extract_module
-from mcgo.learn.dataset import COUNTED, Dataset, DatasetError, row_major
-from mcgo.learn.extraction import extract
-from mcgo.learn.split import SPLITS, game_key, split_of
+from mcgo.train import extraction as extract_module
+from mcgo.train.dataset import COUNTED, Dataset, DatasetError, row_major
+from mcgo.train.extraction import extract
+from mcgo.train.split import SPLITS, game_key, split_of
 from mcgo.sgf import read_game
 
 FIRST_GAMES = 20                  # the first goban files, sorted: all replay as recorded

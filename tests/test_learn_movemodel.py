@@ -19,11 +19,12 @@ from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.board.symmetry import map_point
 from mcgo.cli import main
-from mcgo.learn import features as F
-from mcgo.learn import mm
-from mcgo.learn import movemodel as M
-from mcgo.learn.evaluate import evaluate
-from mcgo.learn.split import TEST
+from mcgo.models import move_features as F
+from mcgo.train import mm
+from mcgo.models import movemodel as M
+from mcgo.train import movemodel as MT
+from mcgo.train.evaluate import evaluate
+from mcgo.train.split import TEST
 
 SGF_COLOR = {mcgo.BLACK: "b", mcgo.WHITE: "w"}
 PRO_GAMES = 6
@@ -258,14 +259,14 @@ def test_mm_recovers_the_gammas_that_generated_the_choices():
 # ----------------------------------------------------------------------------- the model
 @pytest.fixture(scope="module")
 def small_model(goban_games_dir):
-    records = M.read_records([goban_games_dir])
-    return M.train(records, max_games=SMALL_TRAINING_GAMES, iterations=8)
+    records = MT.read_records([goban_games_dir])
+    return MT.train(records, max_games=SMALL_TRAINING_GAMES, iterations=8)
 
 
 def test_model_predicts_held_back_professional_moves_above_uniform(small_model, goban_games_dir):
     meta = small_model.metadata
     assert meta["train_games"] == SMALL_TRAINING_GAMES and meta["patterns"] > 100
-    test_games = [r for r, part in M.split_records(M.read_records([goban_games_dir]))
+    test_games = [r for r, part in MT.split_records(MT.read_records([goban_games_dir]))
                   if part == TEST][:6]
     table = evaluate(small_model, test_games, moves=(1, 150))
     whole = table["all"]
@@ -278,18 +279,18 @@ def test_model_predicts_held_back_professional_moves_above_uniform(small_model, 
 def test_numba_scorer_equals_the_training_path(small_model, goban_games_dir):
     """The probability of each played move: Numba scorer vs the MM rows' NumPy log-strengths."""
     record = sgf.read_game(sorted(goban_games_dir.glob("*.sgf"))[3])
-    samples = M.Samples()
+    samples = MT.Samples()
     samples.add_game(record)
-    data = M._rows(samples, small_model.pattern_codes, small_model.diamond_codes)
+    data = MT._rows(samples, small_model.pattern_codes, small_model.diamond_codes)
     log_gammas = [np.concatenate([[0.0], small_model.pattern_log_gamma])] + \
         [small_model.group_log_gamma[g, :n] for g, n in enumerate(F.NVALUES) if g > 0] + \
         [np.concatenate([[0.0], small_model.diamond_log_gamma])]
-    assert np.count_nonzero(data.values[:, M.DIAMOND]) > 1000      # the diamonds do take part
+    assert np.count_nonzero(data.values[:, MT.DIAMOND]) > 1000      # the diamonds do take part
     ls = mm.log_strengths(data, log_gammas)
     total = np.bincount(data.positions, weights=data.counts * np.exp(ls), minlength=data.npositions)
     training_p = np.exp(ls[data.winners]) / total
     scorer_p = []
-    for _, pts, info, color, point, previous in M.game_states(record):
+    for _, pts, info, color, point, previous in MT.game_states(record):
         moves, scores = small_model.scores(pts, info, color, previous)
         p = np.exp(scores - scores.max())
         scorer_p.append(p[moves == point][0] / p.sum())
@@ -340,7 +341,7 @@ def test_model_file_round_trip_and_bad_files(small_model, tmp_path):
 
 
 def test_uniform_model_is_the_random_baseline(goban_games_dir):
-    records = list(itertools.islice(M.read_records([goban_games_dir]), 3))
+    records = list(itertools.islice(MT.read_records([goban_games_dir]), 3))
     table = evaluate(M.MoveModel.uniform(), records, split=None, moves=(1, 30))
     whole = table["all"]
     # the uniform model also counts pass: 1/(n+1) against the baseline's 1/n
@@ -353,8 +354,8 @@ def test_hand_priors_predict_professional_moves_above_random_and_below_the_model
     """``mcgo learn evaluate hand``: the tree's hand-written priors as a predictor, on
     professional games' middle-game moves: better than the random baseline, worse than the
     shipped model on the same positions."""
-    from mcgo.learn.evaluate import HandPriors
-    records = list(itertools.islice(M.read_records([goban_games_dir]), 4))
+    from mcgo.train.evaluate import HandPriors
+    records = list(itertools.islice(MT.read_records([goban_games_dir]), 4))
     hand = evaluate(HandPriors(), records, split=None, moves=(21, 120))["all"]
     shipped = evaluate(M.open_model("default"), records, split=None, moves=(21, 120))["all"]
     assert hand["positions"] == shipped["positions"] >= 300
@@ -541,7 +542,7 @@ def test_the_shipped_model_loads_and_matches_its_recorded_metadata(goban_games_d
     assert meta["format"] == M.FORMAT and meta["version"] == M.FORMAT_VERSION
     assert meta["feature_version"] == F.FEATURE_VERSION
     assert "goban" in meta["training_data"]
-    table = evaluate(model, M.read_records([goban_games_dir]), split="validation")
+    table = evaluate(model, MT.read_records([goban_games_dir]), split="validation")
     assert table["all"]["positions"] == meta["validation_positions"]
     assert table["all"]["mean_log_p"] == pytest.approx(meta["validation_log_likelihood"], abs=1e-9)
     assert M.open_model("none") is None

@@ -1,4 +1,4 @@
-"""Seed 003's propensity and seed 002's stability and impact (mcgo.learn.seedstats), checked
+"""Seed 003's propensity and seed 002's stability and impact (mcgo.models.seedstats), checked
 against boards worked by hand from the papers' definitions, the orbits of the board's
 symmetries, games rotated by sgfmill, and a plain-Python oracle of the definitions."""
 
@@ -11,9 +11,9 @@ from sgfmill import sgf as sgfmill_sgf
 
 from mcgo.board.symmetry import images
 from mcgo.cli import main
-from mcgo.learn import patterns3 as P
-from mcgo.learn import patterns_command
-from mcgo.learn import seedstats as S
+from mcgo.models import patterns3 as P
+from mcgo.train import patterns_command
+from mcgo.models import seedstats as S
 from mcgo.sgf import read_game
 
 GOBAN = pathlib.Path(__file__).resolve().parent.parent / "data/goban-original-games/usr/share/goban"

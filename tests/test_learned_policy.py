@@ -11,7 +11,7 @@ import mcgo
 import helpers
 from mcgo.board import kernels as K
 from mcgo.cli import main
-from mcgo.learn.movemodel import open_model
+from mcgo.models.movemodel import open_model
 from mcgo.options import MODEL_PLAYOUT_POLICIES
 from mcgo.playout import learned_policy, playout_tables
 from mcgo.tactics import eyes
@@ -134,7 +134,7 @@ def test_gtp_genmove_with_the_policy(policy):
 
 
 def test_bench_measures_the_learned_policy_beside_the_others():
-    from mcgo.bench import run_bench
+    from mcgo.apps.bench import run_bench
     from mcgo.cli import BENCH_POLICIES
     assert "learned" in BENCH_POLICIES and "pattern" in BENCH_POLICIES   # so `--policy all` has it
     row = run_bench("learned", 9, seconds=0.2, threads=1, start="midgame", seed=1)

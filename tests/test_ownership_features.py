@@ -1,4 +1,4 @@
-"""The ownership network's inputs (:mod:`mcgo.ownership.features`, :mod:`.influence`).
+"""The ownership network's inputs (:mod:`mcgo.models.ownership.features`, :mod:`.influence`).
 
 The references are not ours: positions come from real game records (Fuego's regression games,
 under $MCGO_REFERENCE_DATA), read with sgfmill's SGF parser and played out on sgfmill's board;
@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 import mcgo
 from mcgo.board import coords, symmetry
-from mcgo.ownership import features as F
-from mcgo.ownership import influence as I
+from mcgo.models.ownership import features as F
+from mcgo.models.ownership import influence as I
 from mcgo.tactics.eyes import is_true_eye
 
 GAMES = ["games/2008/KGS/8/21/Hellyta-Fuego.sgf",

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mcgo.board.symmetry import SYMMETRIES
-from mcgo.ownership.network import ARRAY_NAMES, FORMAT, Network, NetworkError, is_network_file
+from mcgo.models.ownership.network import ARRAY_NAMES, FORMAT, Network, NetworkError, is_network_file
 
 
 def sigmoid(x):
@@ -78,7 +78,7 @@ def test_output_is_equivariant_under_the_eight_symmetries():
 def test_numba_forward_equals_jax():
     pytest.importorskip("jax")
     import jax.numpy as jnp
-    from mcgo.ownership import train as T
+    from mcgo.train import ownership_train as T
     net = Network.random(9, seed=2, scale=2.0)
     rng = np.random.default_rng(3)
     for n in (5, 9, 19):
@@ -93,7 +93,7 @@ def test_numba_forward_equals_jax():
 
 def test_training_on_a_tiny_set_lowers_the_loss():
     pytest.importorskip("jax")
-    from mcgo.ownership.train import train
+    from mcgo.train.ownership_train import train
     rng = np.random.default_rng(0)
     x = rng.random((64, 5, 5, 3)).astype(np.float32)
     t = (x[..., 0] > 0.5).astype(np.float32) * 0.8 + 0.1      # learnable from one input
@@ -115,7 +115,7 @@ def test_the_loss_is_the_same_under_the_eight_symmetries():
     loss is the same under all 8 (in float32, to rounding)."""
     pytest.importorskip("jax")
     import jax
-    from mcgo.ownership import train as T
+    from mcgo.train import ownership_train as T
     net = Network.random(4, seed=11, scale=2.0)
     params = T.params_from_network(net)
     rng = np.random.default_rng(12)
@@ -133,7 +133,7 @@ def test_the_loss_is_the_same_under_the_eight_symmetries():
 def test_masked_points_do_not_count():
     pytest.importorskip("jax")
     import jax.numpy as jnp
-    from mcgo.ownership.train import relative_entropy, train
+    from mcgo.train.ownership_train import relative_entropy, train
     o = jnp.asarray([[0.9, 0.2], [0.5, 0.5]])
     t = jnp.asarray([[1.0, 0.0], [0.0, 1.0]])
     m = jnp.asarray([[1.0, 1.0], [0.0, 0.0]])

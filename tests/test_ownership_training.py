@@ -10,10 +10,10 @@ from sgfmill import sgf as sgfmill_sgf
 from sgfmill import sgf_moves
 
 from mcgo.cli import main
-from mcgo.learn.dataset import Dataset
-from mcgo.learn.extraction import extract
-from mcgo.learn.seedstats import SeedStats
-from mcgo.ownership.data import build_arrays, game_examples, leaving_out, target
+from mcgo.train.dataset import Dataset
+from mcgo.train.extraction import extract
+from mcgo.models.seedstats import SeedStats
+from mcgo.train.ownership_data import build_arrays, game_examples, leaving_out, target
 
 GAMES = 14
 PLAYOUTS = 50
@@ -90,7 +90,7 @@ def test_learn_ownership_trains_saves_and_ranks(dataset, tmp_path):
                                        "--per-game", "3", "--epochs", "2", "--radius", "1",
                                        "--temperature-positions", "3"])
     assert result.exit_code == 0, result.output
-    from mcgo.ownership.model import OwnershipModel
+    from mcgo.models.ownership.model import OwnershipModel
     model = OwnershipModel.load(net)
     meta = model.network.metadata
     assert meta["board_size"] == 19 and meta["feature_radius"] == 1

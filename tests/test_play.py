@@ -22,7 +22,7 @@ from mcgo.board import coords
 from mcgo.cli import main
 from mcgo.gtp.controller import GtpEngine
 from mcgo.gtp.engine import Engine
-from mcgo.gtp.terminal import play_in_terminal
+from mcgo.apps.terminal import play_in_terminal
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SIZE = 9

@@ -15,8 +15,8 @@ import mcgo
 from helpers import Session, load_rows
 from mcgo.board import coords
 from mcgo.gtp.controller import GtpEngine
-from mcgo.search import player as player_module
-from mcgo.search import status as status_module
+from mcgo.engine import player as player_module
+from mcgo.judge import status as status_module
 
 VITAL = "sgf/uct/vital-1.sgf"
 
@@ -119,7 +119,7 @@ def test_resigns_only_after_three_own_moves_found_the_game_lost():
     """With komi 200 black cannot win a 9x9 game (area scoring: at most 81 points): the search
     finds it lost at every move, and the player resigns at its third move in a row, not
     before; asking again at the same move (reg_genmove) does not count twice."""
-    from mcgo.search.player import RESIGN_STREAK, Player
+    from mcgo.engine.player import RESIGN_STREAK, Player
     board = mcgo.Board(9, komi=200.0)
     rng = random.Random(3)
     while len(board.moves) < 30:          # past the opening, where nobody resigns

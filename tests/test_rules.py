@@ -16,7 +16,7 @@ import pytest
 import references
 from helpers import Session, fails, load_rows
 from mcgo.gtp.controller import GtpEngine
-from mcgo.learn.movemodel import open_model
+from mcgo.models.movemodel import open_model
 from test_gtp import FINISHED
 
 CLEANUP = references.reference_path(references.FUEGO_REGRESSION) / "cleanup_japanese_rules.tst"

@@ -17,8 +17,8 @@ from mcgo.board import kernels as K
 from mcgo.search import Search
 from mcgo.search.tree import LIMIT, NEXT_FREE, PARENT
 from mcgo.playout import mean_ownership
-from mcgo.search.status import judge
-from mcgo.search.timecontrol import SAFETY_SECONDS, TimeControl
+from mcgo.judge.status import judge
+from mcgo.engine.timecontrol import SAFETY_SECONDS, TimeControl
 
 TACTICS_PLAYOUTS = 2000
 
@@ -319,7 +319,7 @@ def test_named_settings_reach_the_search_of_a_gtp_engine():
 def test_ownership_prior_follows_the_ranker_once_per_root():
     """Seed 003's section 3.4 ranker as a prior: each root child gets the virtual visits
     once, with wins in the order of the mover's expected area after the move."""
-    from mcgo.ownership.model import open_ownership
+    from mcgo.models.ownership.model import open_ownership
     model = open_ownership("dagrnn")
     board = mcgo.Board(9, komi=7.0)
     board.play("E5")
@@ -346,7 +346,7 @@ def test_ownership_prior_follows_the_ranker_once_per_root():
 def test_ownership_prior_by_board_size_only_where_it_has_visits():
     """``--ownership-prior auto`` gives the prior by board size: its visits on a size in the
     dict (15 on each root child, as a plain number would), nothing on a size without."""
-    from mcgo.ownership.model import open_ownership
+    from mcgo.models.ownership.model import open_ownership
     model = open_ownership("dagrnn")
     for size, expected in ((9, 0.0), (13, 15.0)):
         board = mcgo.Board(size, komi=7.0)
@@ -366,7 +366,7 @@ def test_evaluator_prior_follows_seed_002s_evaluator_once_per_root():
     with wins in the order of the mover's chance after the move. The reference positions
     after each move are played by sgfmill and the evaluator asked from the opponent's side."""
     from sgfmill import boards
-    from mcgo.learn.ecfg_train import open_evaluator
+    from mcgo.models.ecfg_evaluator import open_evaluator
     model = open_evaluator("ecfg")
     moves_played = ["E5", "C3", "G7", "C7", "G3", "D5", "F4", "E3", "E4", "D4", "F6", "D7",
                     "E7", "E8", "F8", "D3", "F3", "E2", "F2", "D6", "C5", "B6"]
@@ -444,7 +444,7 @@ def check_widened_tree(tree, searched_in_order=True):
 
 
 def test_progressive_widening_opens_children_on_the_papers_schedule():
-    from mcgo.learn.movemodel import open_model
+    from mcgo.models.movemodel import open_model
     board = mcgo.Board(9, komi=7.0)
     search = Search(seed=1, policy="pattern", model=open_model("auto"), **WIDEN)
     first = search.run(board, playouts=3000)
@@ -485,7 +485,7 @@ def test_score_weight_and_vital_prior_keep_the_kill_in_a_lost_position(fuego_reg
     default's term (0.05) the score differences between lost moves are drowned out, and C2
     was found with seeds 2-4 of 1-6 only."""
     from helpers import Session
-    from mcgo.learn.movemodel import open_model
+    from mcgo.models.movemodel import open_model
     position = fuego_regression_dir / "sgf" / "lifeanddeath" / "nakade-5pts-10.sgf"
     model = open_model("auto")
     for seed in (1, 2, 3):
@@ -520,7 +520,7 @@ HIDDEN_MOVES = [("uct_semeai.tst", 1380), ("uct_semeai.tst", 1420),
 @pytest.mark.parametrize("name, test_id", HIDDEN_MOVES)
 def test_the_default_finds_fuegos_hidden_answers(fuego_regression_dir, name, test_id):
     from helpers import Session
-    from mcgo.learn.movemodel import open_model
+    from mcgo.models.movemodel import open_model
     setup, command, expectation = fuego_case(fuego_regression_dir / name, test_id)
     model = open_model("auto")
     for seed in (1, 2, 3):

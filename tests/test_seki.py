@@ -20,7 +20,7 @@ from mcgo.board import coords
 from helpers import Session, load_rows, stones_of_rows
 from mcgo.gtp.controller import GtpEngine
 from mcgo import sgf
-from mcgo.search.status import dame_left, estimate, judge
+from mcgo.judge.status import dame_left, estimate, judge
 
 STATUSES = ("seki", "dead", "alive")
 

@@ -11,10 +11,10 @@ from helpers import Session, board_from_rows
 from mcgo import BLACK, WHITE
 from mcgo.board import coords
 from mcgo.cli import main
-from mcgo.learn.cfg_scorer import open_scorer
-from mcgo.learn.tsumego import ProblemError, load_problems
-from mcgo.search.cfg_player import CfgPlayer, own_one_point_eye
-from mcgo.solve import region_points, solve
+from mcgo.models.cfg_scorer import open_scorer
+from mcgo.train.tsumego import ProblemError, load_problems
+from mcgo.engine.cfg_player import CfgPlayer, own_one_point_eye
+from mcgo.apps.solve import region_points, solve
 
 FIRST_PROBLEM = ("(;SZ[19]AB[qa][qb][qc][pd][pe][pf][og][ng][lf][le][kd][lc][lb]"
                  "AW[pa][pb][pc][nc][mc][od][oe][ne][me]PL[W])")   # the README's problem: W O19
@@ -114,7 +114,7 @@ def test_the_tsumego_frame_settles_the_outside():
     """The README's problem (white to live in the top right, black around): outside the
     stones' box grown by one there are only black stones and black single-point eyes."""
     from mcgo.board.kernels import COLOR, OFFBOARD
-    from mcgo.solve import attacker_of, framed
+    from mcgo.apps.solve import attacker_of, framed
     board = Session(size=19).engine.board
     board.setup(black=[coords.from_sgf(v, 19) for v in "qa qb qc pd pe pf og ng lf le kd lc lb".split()],
                 white=[coords.from_sgf(v, 19) for v in "pa pb pc nc mc od oe ne me".split()])

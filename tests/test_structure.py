@@ -22,7 +22,7 @@ import pytest
 
 from mcgo import sgf
 from mcgo.board import coords
-from mcgo.search.structure import Structure
+from mcgo.judge.structure import Structure
 from helpers import SGF_COLOR, sgfmill_board
 
 GAMES = ["Hon-45-1.sgf", "Hon-47-1.mgt", "Hon-51-1.sgf"]

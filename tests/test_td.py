@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from helpers import central_differences
-from mcgo.learn.td import Mlp, TdLearner
+from mcgo.models.td_net import Mlp
+from mcgo.train.td import TdLearner
 
 SIZES = [5, 7, 4, 3]
 EPS = 1e-6

@@ -11,8 +11,8 @@ from mcgo import BLACK, WHITE
 from mcgo.board import coords
 from mcgo.board.kernels import PASS
 from mcgo.cli import main
-from mcgo.learn.td_go import candidate_moves, inputs, load_net, play_game
-from mcgo.learn.td import Mlp
+from mcgo.train.td_go import candidate_moves, inputs, load_net, play_game
+from mcgo.models.td_net import Mlp
 
 ROWS = [".X.....",
         "XX.....",
@@ -84,7 +84,7 @@ def test_gtp_player_td_plays_7x7_and_searches_elsewhere(tmp_path):
     assert len(moves) == 3, done.stdout
     net, _ = load_net(out)
     from mcgo import Board
-    from mcgo.learn.td_go import best_move
+    from mcgo.models.td_net import best_move
     board = Board(7, komi=8.5)
     assert moves[0] == coords.to_gtp(best_move(net, board), 7)      # the net's own choice
 
@@ -94,7 +94,7 @@ def test_the_shipped_nets_play_each_other():
     assert result.exit_code == 0, result.output
     table = json.loads(result.output)
     assert table["lambdas"] == [0.0, 1.0] and len(table["wilson95"]) == 2
-    from mcgo.learn.td_go import shipped_nets
+    from mcgo.models.td_net import shipped_nets
     for path in shipped_nets():
         net, meta = load_net(path)
         assert meta["games"] >= 1000 and net.sizes == [51, 30, 1]

@@ -22,8 +22,8 @@ from click.testing import CliRunner
 
 from helpers import central_differences
 from mcgo.cli import main
-from mcgo.learn.td import Mlp
-from mcgo.learn.td_outcome import (HIDDEN, INIT_SCALE, last_positions, parse_ks,
+from mcgo.models.td_net import Mlp
+from mcgo.train.td_outcome import (HIDDEN, INIT_SCALE, last_positions, parse_ks,
                                    symmetric_inputs, train)
 from mcgo.sgf import read_game
 

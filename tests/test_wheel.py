@@ -23,9 +23,9 @@ from sgfmill import sgf
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 PACKAGE_DATA = ("mcgo/casebase/data/goban-original-games.mcgocb",
-                "mcgo/learn/models/goban-moves.npz",
-                "mcgo/ownership/models/dagrnn.npz",
-                "mcgo/ownership/models/dagrnn-propensity.npz")
+                "mcgo/models/weights/goban-moves.npz",
+                "mcgo/models/weights/dagrnn.npz",
+                "mcgo/models/weights/dagrnn-propensity.npz")
 SIZE = 19
 
 

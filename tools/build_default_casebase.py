@@ -19,7 +19,8 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mcgo.casebase import DEFAULT_MAX_MOVES, DEFAULT_THRESHOLD, build_casebase  # noqa: E402
+from mcgo.casebase import DEFAULT_MAX_MOVES, DEFAULT_THRESHOLD  # noqa: E402
+from mcgo.train.casebase_build import build_casebase  # noqa: E402
 from mcgo.casebase.advisor import DEFAULT_CASEBASE_NAME  # noqa: E402
 
 PACKAGE = "goban-original-games"

@@ -23,7 +23,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from mcgo.board import PASS, coords  # noqa: E402
-from mcgo.casebase import OpeningAdvisor, build_casebase  # noqa: E402
+from mcgo.casebase import OpeningAdvisor  # noqa: E402
+from mcgo.train.casebase_build import build_casebase  # noqa: E402
 from mcgo.gtp.engine import Engine  # noqa: E402
 from mcgo.sgf import SgfError, read_game  # noqa: E402
 

@@ -13,8 +13,8 @@ import json
 import statistics
 import time
 
-from mcgo.bench import bench_position
-from mcgo.learn.cfg import build_cfg, relative_subgraph_features
+from mcgo.apps.bench import bench_position
+from mcgo.models.cfg import build_cfg, relative_subgraph_features
 
 
 def main(argv=None):

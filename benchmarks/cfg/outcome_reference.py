@@ -23,8 +23,9 @@ import json
 import sys
 
 from mcgo.board import opponent
-from mcgo.learn.ecfg_train import open_evaluator, outcome_positions
-from mcgo.learn.movemodel import read_records
+from mcgo.models.ecfg_evaluator import open_evaluator
+from mcgo.train.ecfg_train import outcome_positions
+from mcgo.train.movemodel import read_records
 from mcgo.search.search import Search
 
 

@@ -18,10 +18,10 @@ import time
 
 from mcgo.board import coords
 from mcgo.gtp.controller import GtpEngine
-from mcgo.learn.cfg_scorer import open_scorer
-from mcgo.learn.split import TEST
-from mcgo.learn.tsumego import REGION_MARGIN, ProblemError, load_problems
-from mcgo.solve import solve
+from mcgo.models.cfg_scorer import open_scorer
+from mcgo.train.split import TEST
+from mcgo.train.tsumego import REGION_MARGIN, ProblemError, load_problems
+from mcgo.apps.solve import solve
 from mcgo.stats import wilson_interval
 
 GNUGO = ["/usr/games/gnugo", "--mode", "gtp", "--level", "10", "--chinese-rules"]

@@ -31,7 +31,7 @@ from mcgo.gtp.controller import EngineProcess
 from mcgo.match.opponents import gnugo_command
 from mcgo.sgf import read_game, replay
 from mcgo.sgf.reading import SGF_SUFFIXES
-from mcgo.learn.corner_train import counted, engine_dead_stones, survivors
+from mcgo.train.corner_train import counted, engine_dead_stones, survivors
 
 
 def chosen_games(folder, count, min_moves):

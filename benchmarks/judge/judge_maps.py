@@ -3,13 +3,13 @@
 """The dead-stone judge on saved ownership maps: tune its constants without new searches.
 
 ``benchmarks/judge/dead_stones.py`` asks an engine over GTP, so every change of the judge
-(:func:`mcgo.search.status.judge`) costs a tree search per position again (two a game,
+(:func:`mcgo.judge.status.judge`) costs a tree search per position again (two a game,
 about 40 s each on one core at 10,000 simulations). The judge's own step is milliseconds. This
 script splits the two:
 
 ``collect`` saves, for the counted games that ``dead_stones.py`` chooses (the same rule:
 19x19, no handicap, at least 150 moves, the first N in file order; ``--split`` keeps only the
-games of one part of :mod:`mcgo.learn.split`), GNU Go's dead stones of the final position, the
+games of one part of :mod:`mcgo.train.split`), GNU Go's dead stones of the final position, the
 stones that stay on the board from ``--before`` moves before the end, and the search's
 ownership map of both positions (``status.search_ownership``, seed 0, as ``mcgo gtp
 --status-search N`` computes it). One pickle a game in OUT_DIR; a rerun skips the games
@@ -37,8 +37,8 @@ import pickle
 import sys
 
 from mcgo.board.kernels import PASSES
-from mcgo.learn.corner_train import survivors
-from mcgo.search import status
+from mcgo.train.corner_train import survivors
+from mcgo.judge import status
 from mcgo.sgf import read_game, replay
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
@@ -55,7 +55,7 @@ def fail(message):
 
 def collect(args):
     from mcgo.gtp.controller import EngineProcess, GtpError
-    from mcgo.learn.split import game_key, split_of
+    from mcgo.train.split import game_key, split_of
     from mcgo.match.opponents import gnugo_command
     if not pathlib.Path(args.games_dir).is_dir():
         fail(f"no such folder: {args.games_dir}")
@@ -104,14 +104,14 @@ def second_judges(args):
     ``none``); a bad choice is a usage error."""
     model = corner = None
     if args.ownership_net != "none":
-        from mcgo.ownership.model import open_ownership
-        from mcgo.ownership.network import NetworkError
+        from mcgo.models.ownership.model import open_ownership
+        from mcgo.models.ownership.network import NetworkError
         try:
             model = open_ownership(args.ownership_net)
         except NetworkError as e:
             fail(f"--ownership-net: {e}")
     if args.corner_net != "none":
-        from mcgo.learn.corner import open_corner_net
+        from mcgo.models.corner import open_corner_net
         try:
             corner = open_corner_net(args.corner_net)
         except ValueError as e:

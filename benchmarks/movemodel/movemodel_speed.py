@@ -15,8 +15,8 @@ import numpy as np
 
 import mcgo
 from mcgo import sgf
-from mcgo.learn import movemodel as M
-from mcgo.learn.features import NGROUPS
+from mcgo.models import movemodel as M
+from mcgo.models.move_features import NGROUPS
 from mcgo.search.search import Search
 
 GAMES = pathlib.Path(__file__).resolve().parents[2] / "data/goban-original-games/usr/share/goban"

@@ -20,7 +20,7 @@ import click
 from mcgo.board import PASS, coords
 from mcgo.gtp.engine import Engine
 import mcgo.search.search
-from mcgo.learn.split import SPLITS, TEST, game_key, split_of
+from mcgo.train.split import SPLITS, TEST, game_key, split_of
 from mcgo.sgf import SgfError, read_game
 from mcgo.sgf.sources import input_files
 from mcgo.stats import wilson_interval
@@ -65,7 +65,7 @@ def main(sims, model_path, preset, limit, seed, folder, part, prior_visits):
         mcgo.search.search.MODEL_PRIOR_VISITS = prior_visits
     model = None
     if model_path != "none":
-        from mcgo.learn.movemodel import load
+        from mcgo.models.movemodel import load
         model = load(model_path)
     games = split_games(folder, part, limit)
     hits = {d: 0 for d in DISTANCES}

@@ -21,8 +21,8 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 
-from mcgo.learn.dataset import Dataset, replay_game  # noqa: E402
-from mcgo.ownership.model import OwnershipModel, open_ownership  # noqa: E402
+from mcgo.train.dataset import Dataset, replay_game  # noqa: E402
+from mcgo.models.ownership.model import OwnershipModel, open_ownership  # noqa: E402
 from mcgo.playout import ownership  # noqa: E402
 
 

@@ -26,10 +26,10 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 
-from mcgo.learn.evaluate import played_rank, scored_positions  # noqa: E402
-from mcgo.learn.movemodel import read_records, split_records  # noqa: E402
-from mcgo.learn.split import TEST  # noqa: E402
-from mcgo.ownership.model import open_ownership  # noqa: E402
+from mcgo.train.evaluate import played_rank, scored_positions  # noqa: E402
+from mcgo.train.movemodel import read_records, split_records  # noqa: E402
+from mcgo.train.split import TEST  # noqa: E402
+from mcgo.models.ownership.model import open_ownership  # noqa: E402
 
 TOPS = (1, 5, 10, 20, 30, 50, 100)
 BIN_EDGES = (1, 2, 3, 6, 11, 21, 31, 51, 101, 201, 362)

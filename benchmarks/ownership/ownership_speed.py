@@ -1,5 +1,5 @@
 """CPU time of the ownership network's parts on one core: the propensity plane, the inputs
-(:mod:`mcgo.ownership.features`) and the Numba forward pass, per position of a real game.
+(:mod:`mcgo.models.ownership.features`) and the Numba forward pass, per position of a real game.
 
     python benchmarks/ownership/ownership_speed.py [--net dagrnn|FILE] [--sgf GAME] [--move 100] [--json]
 
@@ -14,9 +14,9 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 
-from mcgo.learn.seedstats import colors_of  # noqa: E402
-from mcgo.ownership.features import features  # noqa: E402
-from mcgo.ownership.model import OwnershipModel, open_ownership  # noqa: E402
+from mcgo.models.seedstats import colors_of  # noqa: E402
+from mcgo.models.ownership.features import features  # noqa: E402
+from mcgo.models.ownership.model import OwnershipModel, open_ownership  # noqa: E402
 from mcgo.sgf import read_game, replay  # noqa: E402
 
 GOBAN = pathlib.Path(__file__).resolve().parents[2] / "data/goban-original-games/usr/share/goban"

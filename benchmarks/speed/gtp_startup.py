@@ -24,7 +24,7 @@ import time
 
 import click
 
-from mcgo.bench import machine_facts
+from mcgo.apps.bench import machine_facts
 
 COMMANDS = [("first_answer_s", "protocol_version"), ("boardsize_s", "boardsize 19"),
             ("genmove_s", "genmove b")]

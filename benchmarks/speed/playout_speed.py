@@ -1,6 +1,6 @@
 """Playout speed of every policy (issue 3) and of the play kernel in random games (issue 2).
 
-Runs ``mcgo.bench.run_bench`` for each policy, size, start and thread count ``--repeat``
+Runs ``mcgo.apps.bench.run_bench`` for each policy, size, start and thread count ``--repeat``
 times and reports the median, as JSON on stdout (``--json``) or a table. Besides wall-clock
 rates it reports rates per CPU-second of the worker threads, which other processes on a
 shared machine disturb far less.
@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from mcgo.bench import format_table, machine_facts, run_bench
+from mcgo.apps.bench import format_table, machine_facts, run_bench
 
 FIGURES = ["playouts_per_second", "playouts_per_cpu_second", "moves_per_second",
            "moves_per_playout", "black_win_rate"]

@@ -2,7 +2,7 @@
 
 For each board size, thread count and way of sharing the work between threads (one tree
 with virtual loss, or a tree per thread; see ``mcgo.search``): the strong preset with pattern playouts searches the
-empty board for ``--seconds`` (no early stop), and ``mcgo.bench.run_bench`` measures the raw
+empty board for ``--seconds`` (no early stop), and ``mcgo.apps.bench.run_bench`` measures the raw
 pattern playouts in the same run, so the ratio is fair on a shared machine. Rates are given
 per wall second and per CPU second of the process (robust to other processes' load).
 Then the time for 10,000 simulations of the first 9x9 move on one thread. When Pachi is built
@@ -21,7 +21,7 @@ import time
 import click
 
 import mcgo
-from mcgo.bench import machine_facts, run_bench
+from mcgo.apps.bench import machine_facts, run_bench
 from mcgo.search import Search
 
 FIRST_MOVE_SIMULATIONS = 10_000

@@ -25,7 +25,7 @@ import time
 
 import click
 
-from mcgo.bench import machine_facts
+from mcgo.apps.bench import machine_facts
 
 CHILD = r"""
 import json, time

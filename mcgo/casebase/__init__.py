@@ -7,9 +7,11 @@ by flow-influence codes, retrieved by popcount similarity, steering the opening 
 * :mod:`.base`: :class:`CaseBase` (retrieval, voting) and :class:`Match`;
 * :mod:`.storage`: the versioned, memory-mapped file;
 * :mod:`.indexing`: one game as cases (positions before moves 1..N);
-* :mod:`.build`: ``mcgo build-casebase`` (files, folders, archives; in parallel);
 * :mod:`.advisor`: the opening bonus for the search (:class:`OpeningAdvisor`);
-* :mod:`.picture`: ``mcgo influence`` (matplotlib).
+
+Its builder (``mcgo build-casebase``: files, folders, archives, in parallel) is
+:mod:`mcgo.train.casebase_build`; the picture of ``mcgo influence`` is
+:mod:`mcgo.apps.casebase_picture`.
 
 >>> import mcgo
 >>> from mcgo.casebase import CaseBase, OpeningAdvisor
@@ -25,11 +27,10 @@ by flow-influence codes, retrieved by popcount similarity, steering the opening 
 
 from .advisor import DEFAULT_BONUS_MOVES, OpeningAdvisor, bonus_for, bonus_map, default_casebase_path, open_casebase
 from .base import DEFAULT_MAX_MOVES, DEFAULT_TOP_K, CaseBase, Match
-from .build import BuildReport, build_casebase
 from .influence import DEFAULT_THRESHOLD, FLOW_STEPS, influence_map, influence_sums
 from .storage import CaseBaseError
 
-__all__ = ["CaseBase", "Match", "CaseBaseError", "OpeningAdvisor", "build_casebase", "BuildReport",
+__all__ = ["CaseBase", "Match", "CaseBaseError", "OpeningAdvisor",
            "influence_map", "influence_sums", "bonus_for", "bonus_map", "default_casebase_path",
            "open_casebase", "DEFAULT_THRESHOLD", "FLOW_STEPS", "DEFAULT_MAX_MOVES", "DEFAULT_TOP_K",
            "DEFAULT_BONUS_MOVES"]

@@ -23,6 +23,7 @@ import numpy as np
 from ..board import coords
 from ..resources import package_file
 from .base import DEFAULT_TOP_K, CaseBase
+from .influence import DEFAULT_THRESHOLD, influence_map
 
 BONUS_EXACT = 0.4
 BONUS_ADJACENT = 0.3      # distance 1
@@ -117,7 +118,6 @@ class OpeningAdvisor:
 
 def gogui_influence(board, threshold=None):
     """GoGui ``gfx`` text of the influence map: INFLUENCE 1 for black points, -1 for white."""
-    from .influence import DEFAULT_THRESHOLD, influence_map
     classes = influence_map(board, DEFAULT_THRESHOLD if threshold is None else threshold)
     parts = []
     for p in coords.all_points(board.size):

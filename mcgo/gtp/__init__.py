@@ -14,6 +14,6 @@ chooses a move or reads a search tree itself.
   (Leela Zero's and KataGo's analysis), :mod:`~mcgo.gtp.katago` (KataGo's parameters and
   rules), :mod:`~mcgo.gtp.fuego` and :mod:`~mcgo.gtp.gogui`; :mod:`~mcgo.gtp.analysis`
   writes the analysis text they answer.
-- :mod:`~mcgo.gtp.controller`: other engines as subprocesses; :mod:`~mcgo.gtp.terminal`:
+- :mod:`~mcgo.gtp.controller`: other engines as subprocesses; :mod:`~mcgo.apps.terminal`:
   ``mcgo play``.
 """

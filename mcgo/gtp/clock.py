@@ -1,6 +1,6 @@
 """GTP 2's time control: ``time_settings`` (Canadian byo-yomi, GTP 2 6.3.5) and
 ``time_left``. The game's clock is the player's
-(:class:`mcgo.search.timecontrol.TimeControl`), which turns them into each move's budget.
+(:class:`mcgo.engine.timecontrol.TimeControl`), which turns them into each move's budget.
 KGS's ``kgs-time_settings`` sets the same clock (:mod:`mcgo.gtp.kgs`)."""
 
 from .arguments import parse_color

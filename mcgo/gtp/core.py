@@ -10,7 +10,7 @@ from .. import __version__
 from ..board import coords, handicap
 from ..board.board import IllegalMove, result_text
 from ..board.kernels import BLACK, PASS, WHITE
-from ..search.status import STATUSES
+from ..judge.status import STATUSES
 from .arguments import color_and_vertex, parse_color
 from .protocol import NAME, PROTOCOL_VERSION, GtpError, Quit, need, parse_float, parse_int
 

@@ -3,8 +3,8 @@
 The engine is the protocol front: it keeps the game state (board, komi, handicap, rules),
 answers each line by the command table (:mod:`mcgo.gtp.commands`), and offers the commands
 a narrow door to the thinking. The thinking is the player's
-(:class:`mcgo.search.player.Player`: limits, advice, search, pass and resign), chain status
-the status module's (:class:`mcgo.search.status.Status`), handicap placement the board
+(:class:`mcgo.engine.player.Player`: limits, advice, search, pass and resign), chain status
+the status module's (:class:`mcgo.judge.status.Status`), handicap placement the board
 package's (:mod:`mcgo.board.handicap`) and game records the SGF package's.
 
 The commands live by family: GTP 2 itself (:mod:`~mcgo.gtp.core`, with time control in
@@ -23,7 +23,7 @@ that leave the position as it was (``time_left``, ``name``...) let it ponder on 
 ``stop`` (KataGo's) ends it until the next ``genmove``.
 
 Case-base seam: ``engine.opening_advisor`` (the player's, default None) may be any object
-with a method ``advise(board) -> (root_bonus, labels)`` (see :mod:`mcgo.search.player`). It is
+with a method ``advise(board) -> (root_bonus, labels)`` (see :mod:`mcgo.engine.player`). It is
 asked before every ``genmove``-like search.
 """
 
@@ -37,12 +37,12 @@ from ..board import coords
 from ..board.board import Board
 from ..board.history import Move
 from ..board.kernels import BLACK, WHITE
-from ..ownership.model import SHIPPED, open_ownership
-from ..ownership.network import NetworkError
+from ..models.ownership.model import SHIPPED, open_ownership
+from ..models.ownership.network import NetworkError
 from ..search.movefilter import MoveFilter, MoveFilterError
-from ..search.player import Player
-from ..search.playout_player import PlayoutPlayer
-from ..search.status import STATUS_PLAYOUTS, Status
+from ..engine.player import Player
+from ..engine.playout_player import PlayoutPlayer
+from ..judge.status import STATUS_PLAYOUTS, Status
 from .commands import COMMANDS, command_names
 from .protocol import STREAMING, GtpError, Quit, format_reply, log, preprocess, split_command
 
@@ -106,7 +106,7 @@ class Engine:
 
     @property
     def ownership_model(self):
-        """Seed 003's network (:class:`mcgo.ownership.model.OwnershipModel`) or None: it
+        """Seed 003's network (:class:`mcgo.models.ownership.model.OwnershipModel`) or None: it
         settles the chains the playouts leave unsure, and ``mcgo-ownership net`` shows it."""
         return self.status.ownership_model
 
@@ -127,7 +127,7 @@ class Engine:
 
     def use_ownership_prior(self, visits, model=None):
         """Give the root's children a network's 1-ply prior with ``visits`` virtual visits
-        (0: none; a dict: by board size, as :data:`mcgo.ownership.model.AUTO_PRIOR_VISITS`):
+        (0: none; a dict: by board size, as :data:`mcgo.models.ownership.model.AUTO_PRIOR_VISITS`):
         ``model``'s, by default :attr:`ownership_model`'s."""
         model = self.ownership_model if model is None else model
         if visits and model is None:
@@ -144,7 +144,7 @@ class Engine:
 
     def use_playout_player(self, on=True):
         """Let the playout policy choose ``genmove``'s answer without search
-        (:class:`mcgo.search.playout_player.PlayoutPlayer`), or (``on=False``) the search."""
+        (:class:`mcgo.engine.playout_player.PlayoutPlayer`), or (``on=False``) the search."""
         self.move_player = PlayoutPlayer(self.policy, self.search.playout_model, self.seed) \
             if on else None
 

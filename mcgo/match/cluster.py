@@ -92,12 +92,12 @@ def connect(address):
     return ray, True
 
 
-def run_on_ray(match, pending, address):
-    """Play ``pending`` games of ``match`` as Ray tasks, saving each as it finishes."""
-    from .runner import play_on_worker_seats
-
+def run_on_ray(match, pending, address, play):
+    """Play ``pending`` games of ``match`` as Ray tasks, saving each as it finishes;
+    ``play(setup, game_id)`` plays one game (the runner's, passed in: the runner calls
+    this module, not the other way round)."""
     ray, started = connect(address)
-    task = ray.remote(num_cpus=1, max_retries=0)(play_on_worker_seats)
+    task = ray.remote(num_cpus=1, max_retries=0)(play)
     setup = ray.put(match.setup)
     attempts, running = {}, {}
 

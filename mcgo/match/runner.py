@@ -30,6 +30,7 @@ import traceback
 from ..board import BLACK, WHITE, Board, CoordinateError, coords
 from ..sgf import record_from_board, write_sgf
 from .archive import add_game
+from .cluster import run_on_ray
 from .engines import COLOR_LETTER, COLOR_NAME, EngineFault, Seat
 from .results import RESULTS_JSON, MatchError, check_same_match, load_results, write_results
 from .scoring import score_game
@@ -274,8 +275,7 @@ class Match:
         if self.records:
             self.log(f"resuming: {len(self.records)} games already played, {len(pending)} to go")
         if self.ray is not None:
-            from .cluster import run_on_ray
-            run_on_ray(self, pending, self.ray)
+            run_on_ray(self, pending, self.ray, play_on_worker_seats)
         else:
             self._run_local(pending)
         document = write_results(self.out_dir, self.config, self.records)

@@ -142,7 +142,7 @@ def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threa
              model=None):
     """Run ``playouts`` playouts from ``board``'s position with the side to move, split over
     ``threads`` threads (the kernels release the GIL). Returns :class:`PlayoutStats`.
-    ``model``: the :class:`mcgo.learn.movemodel.MoveModel` of the ``learned`` policy (None:
+    ``model``: the :class:`mcgo.models.movemodel.MoveModel` of the ``learned`` policy (None:
     the shipped default model); the other policies ignore it."""
     kind = policy_id(policy)
     tables = [playout_tables(policy, model) for _ in range(threads)]

@@ -6,7 +6,7 @@ Steps 1 to 3 are the pattern policy's (capture or escape, a shape next to the la
 free point in an empty area). When none of them gives a move, ``FALLBACK_CANDIDATES``
 random playable points (legal, not filling the mover's own true eye, not a self-atari of 2+
 stones, bar the pattern policy's small chance) are weighed by the model's gamma of their
-3x3 pattern with atari states (:func:`mcgo.learn.features.pattern3_code`; the model's
+3x3 pattern with atari states (:func:`mcgo.models.move_features.pattern3_code`; the model's
 largest feature, and a table lookup) and one is drawn in proportion to it: a small
 tournament that leans towards the model's shapes at a fixed cost per move. With no
 playable candidate found it is the pattern policy's random move.
@@ -25,7 +25,7 @@ import numpy as np
 from ..board.kernels import (BOARDSIZE, EMPTIES, LAST_MOVE, LEGAL, NEMPTY, PASS, PASSES,
                              TO_MOVE, WIDTH, legality, owner_map, play_legal)
 from ..jit import inline_kernel, kernel
-from ..learn.features import pattern3_code
+from ..models.move_features import pattern3_code
 from ..tactics.eyes import is_true_eye
 from .common import (MOVE_CAP_FACTOR, REJECT_SELF_ATARI, random_below, random_move,
                      record_move, rejects_self_atari)

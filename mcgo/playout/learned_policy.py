@@ -1,5 +1,5 @@
 """The learned playout: each move drawn with probability proportional to the learned move
-model's gamma (:mod:`mcgo.learn.movemodel`, Coulom 2007 section 4: playouts that sample the
+model's gamma (:mod:`mcgo.models.movemodel`, Coulom 2007 section 4: playouts that sample the
 Bradley-Terry model).
 
 Scoring all points of the board with the model on every move costs about the same as the
@@ -42,7 +42,7 @@ move, ``mcgo bench``), once a match at equal time says so.
 No pass while a playable move is left (a playout ends by passes only when no move is left,
 as the other policies). The model's arrays come as the ``model`` tuple of
 :func:`model_tables` (the one the search builds for its priors); a playout without a model
-uses the shipped default model (:func:`mcgo.learn.movemodel.open_model`).
+uses the shipped default model (:func:`mcgo.models.movemodel.open_model`).
 
 >>> import mcgo
 >>> from mcgo import playout
@@ -60,8 +60,8 @@ from .. import options
 from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL, NEMPTY, PASS,
                              PASSES, TO_MOVE, WIDTH, legality, owner_map, play_legal)
 from ..jit import allocating_kernel, inline_kernel, kernel
-from ..learn.features import DISTANCE_CAP, LAST_DISTANCE, MAXVALUES, NGROUPS, PREVIOUS_DISTANCE
-from ..learn.movemodel import move_log_gamma
+from ..models.move_features import DISTANCE_CAP, LAST_DISTANCE, MAXVALUES, NGROUPS, PREVIOUS_DISTANCE
+from ..models.movemodel import move_log_gamma, open_model
 from ..tactics.atari import is_self_atari
 from ..tactics.eyes import is_true_eye
 from .common import (MOVE_CAP_FACTOR, REJECT_SELF_ATARI, SELF_ATARI_KEEP_ONE_IN, next_random,
@@ -81,7 +81,7 @@ NEAR_DX = np.array([dx for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1)
 
 
 def model_tables(model):
-    """The ``model`` tuple the kernels read of a :class:`mcgo.learn.movemodel.MoveModel`:
+    """The ``model`` tuple the kernels read of a :class:`mcgo.models.movemodel.MoveModel`:
     ``(pattern_lg, group_lg, diamond_keys, diamond_lg, vals)``, ``vals`` a scratch row of
     its own (one tuple per thread). ``None`` gives placeholders of the same types (all
     gammas 1), which the policies that ignore the model never read."""
@@ -96,7 +96,6 @@ def model_tables(model):
 @functools.lru_cache(maxsize=1)
 def default_model():
     """The shipped default move model, loaded once."""
-    from ..learn.movemodel import open_model
     return open_model("default")
 
 

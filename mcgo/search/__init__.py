@@ -6,11 +6,9 @@
 * :mod:`.opening`: opening knowledge at the root (the empty corners first);
 * :mod:`.kernels`: selection, expansion, playout and backup (Numba);
 * :mod:`.search`: :class:`Search` (limits, threads, tree reuse, the final choice);
-* :mod:`.timecontrol`: how long to think under GTP time settings;
-* :mod:`.player`: how a move is chosen: limits, case-base advice, pass and resign;
-* :mod:`.status`: dead stones, seki and the final score, one estimate per position;
-* :mod:`.structure`: the position's chains, regions, Benson life, seki and nakade, for
-  :mod:`.status`;
+
+The players that use it are in :mod:`mcgo.engine`, the end-of-game judge in
+:mod:`mcgo.judge`.
 """
 
 from .presets import PRESETS, STRONG, THESIS

@@ -28,6 +28,7 @@ False
 import collections
 
 from ..board import coords
+from ..board.board import Board
 from ..board.kernels import COLOR, EMPTY, PASS
 
 CORNER_LINES = 7            # a corner is empty while its 7x7 square holds no stone
@@ -85,7 +86,6 @@ def corner_openings(records, moves=40, color=None):
     ``(by_move, points)``, where ``by_move[n]`` is ``[positions, played in an empty corner]``
     at move ``n`` (0-based) of the first ``moves`` and ``points`` counts the ``(a, b)``
     lines of those moves."""
-    from ..board.board import Board
     by_move = collections.defaultdict(lambda: [0, 0])
     points = collections.Counter()
     for record in records:

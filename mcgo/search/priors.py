@@ -12,7 +12,7 @@ gets virtual wins too, and a nakade throw-in no losses. The real playouts soon o
 them; they only decide which moves the search looks at first. The rules themselves live in
 :mod:`mcgo.tactics`, shared with the playouts.
 
-With a learned move model (:mod:`mcgo.learn.movemodel`, ``mcgo gtp --model FILE``), each new
+With a learned move model (:mod:`mcgo.models.movemodel`, ``mcgo gtp --model FILE``), each new
 child first gets ``strength`` virtual visits (:data:`MODEL_PRIOR_VISITS` by default) with
 ``strength * P(move) / P(best move)`` virtual wins, the progressive-bias idea as virtual
 playouts: the model's favourite looks like a sure win at first, a move it finds a hundred
@@ -23,7 +23,7 @@ import math
 
 from ..board.kernels import BOARDSIZE, COLOR, HEAD, LAST_MOVE, LIBS, PASS, WIDTH
 from ..jit import kernel
-from ..learn.movemodel import move_log_gamma
+from ..models.movemodel import move_log_gamma
 from ..playout.pattern_policy import neighbourhood_code
 from ..tactics.atari import capture_or_escape, is_capture, is_self_atari
 from ..tactics.ladder import ladder_attack, ladder_captures, ladder_threat

@@ -188,7 +188,7 @@ class Search:
         self.settings = settings(preset)
         self.settings.update(overrides)
         self.overrides = overrides
-        self.model = model          # a mcgo.learn.movemodel.MoveModel for the tree's priors, or None
+        self.model = model          # a mcgo.models.movemodel.MoveModel for the tree's priors, or None
         self.policy = policy
         self.policy_number = policy_id(policy)
         # The learned playouts need a model even when the tree uses none for its priors.

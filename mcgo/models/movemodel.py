@@ -1,0 +1,252 @@
+"""The learned move model: the model file and the Numba scorer (training: :mod:`mcgo.train.movemodel`).
+
+``P(move) = gamma(move) / sum over legal moves (and pass) of gamma``, where a move's gamma is
+the product of the gammas of its features (:mod:`.move_features`), fitted by MM
+(:mod:`mcgo.train.mm`) on the positions of the *train* games (:mod:`mcgo.train.split`),
+stopped on the validation games.
+
+The model file is a NumPy ``.npz``: ``pattern_codes`` (the canonical 3x3 codes kept, sorted),
+``pattern_log_gamma``, ``group_log_gamma`` (``NGROUPS x MAXVALUES``; row 0 unused),
+``diamond_codes`` (canonical diamond content codes kept, small ones tagged, sorted),
+``diamond_log_gamma`` (a move uses its large diamond's gamma if kept, else its small one's,
+else 1) and ``metadata`` (JSON text: format name and version, feature version, training data,
+split, games, positions, commit, date, validation metrics). :func:`load` checks all of it.
+
+Training and measuring (the goban professional games; see ``mcgo learn evaluate``)::
+
+    mcgo learn moves data/goban-original-games/usr/share/goban/ -o goban-moves.npz
+    mcgo learn evaluate goban-moves.npz data/goban-original-games/usr/share/goban/ --moves 80-83
+    mcgo gtp --model goban-moves.npz          # the tree's priors from the model
+
+Playing: :func:`score_moves` writes the log-gamma of every legal move of a position (and of
+pass, last) from two tables, the 3x3 one indexed by the raw code (symmetries folded in at
+load time), in a few tens of microseconds on 19x19.
+
+>>> import mcgo
+>>> model = MoveModel.uniform()
+>>> board = mcgo.Board(9)
+>>> probs = model.probabilities(board)
+>>> len(probs), round(sum(probs.values()), 6)
+(82, 1.0)
+"""
+
+import json
+import pathlib
+import zipfile
+
+import numpy as np
+
+from ..board import kernels as K
+from ..board.kernels import LAST_MOVE, PASS, legal_moves
+from ..jit import allocating_kernel, inline_kernel, kernel
+from . import move_features as F
+from .move_features import MAXVALUES, NCODES, NGROUPS, PATTERN, SMALL_DIAMOND_TAG, diamond_codes, move_values
+from ..resources import package_file
+
+FORMAT = "mcgo-move-model"
+FORMAT_VERSION = 1
+ARRAYS = ("pattern_codes", "pattern_log_gamma", "group_log_gamma", "diamond_codes",
+          "diamond_log_gamma", "metadata")
+NO_KEY = -1                 # an empty slot of the diamond hash table
+HASH_MULTIPLIER = -7046029254386353131     # 0x9E3779B97F4A7C15 as int64 (Fibonacci hashing)
+
+
+class ModelError(ValueError):
+    """A model file that cannot be used, with the reason."""
+
+
+# ----------------------------------------------------------------------------- scoring
+@kernel
+def _find(table_keys, code):
+    """The slot of ``code`` in the open-addressing table, or -1."""
+    mask = table_keys.shape[0] - 1
+    i = ((code * HASH_MULTIPLIER) >> 20) & mask
+    while True:
+        k = table_keys[i]
+        if k == code:
+            return i
+        if k == NO_KEY:
+            return -1
+        i = (i + 1) & mask
+
+
+@allocating_kernel
+def _hash_table(codes, values, slots):
+    keys = np.full(slots, NO_KEY, dtype=np.int64)
+    out = np.zeros(slots, dtype=np.float64)
+    mask = slots - 1
+    for j in range(codes.shape[0]):
+        code = codes[j]
+        i = ((code * HASH_MULTIPLIER) >> 20) & mask
+        while keys[i] != NO_KEY and keys[i] != code:
+            i = (i + 1) & mask
+        keys[i] = code
+        out[i] = values[j]
+    return keys, out
+
+
+@inline_kernel
+def move_log_gamma(pts, info, p, color, last, previous, pattern_lg, group_lg, diamond_keys,
+                   diamond_lg, vals):
+    """The log-gamma of ``color`` playing the legal move ``p`` (PASS included); ``last``,
+    ``previous``: the last two moves (PASS or -1: none); ``vals``: int32 scratch of NGROUPS."""
+    move_values(pts, info, p, color, last, previous, vals)
+    s = 0.0
+    if p != PASS:
+        s = pattern_lg[vals[PATTERN]]
+        small, large = diamond_codes(pts, info, p, color, 0)
+        j = _find(diamond_keys, large)
+        if j < 0:
+            j = _find(diamond_keys, small)
+        if j >= 0:
+            s += diamond_lg[j]
+    for g in range(1, NGROUPS):
+        s += group_lg[g, vals[g]]
+    return s
+
+
+@kernel
+def score_moves(pts, info, color, previous, pattern_lg, group_lg, diamond_keys, diamond_lg,
+                moves, scores, vals):
+    """Every legal move of ``color`` (pass last) into ``moves``, its log-gamma into ``scores``;
+    returns how many. ``previous``: the move before the last (-1: none); ``vals``: int32
+    scratch of NGROUPS."""
+    n = legal_moves(pts, info, color, moves)
+    moves[n] = PASS
+    last = info[LAST_MOVE]
+    for i in range(n + 1):
+        scores[i] = move_log_gamma(pts, info, moves[i], color, last, previous, pattern_lg,
+                                   group_lg, diamond_keys, diamond_lg, vals)
+    return n + 1
+
+
+class MoveModel:
+    """Gammas of the move features, and the tables the scorer reads."""
+
+    def __init__(self, pattern_codes, pattern_log_gamma, group_log_gamma, diamond_codes=(),
+                 diamond_log_gamma=(), metadata=None):
+        self.pattern_codes = np.asarray(pattern_codes, dtype=np.int32)
+        self.pattern_log_gamma = np.asarray(pattern_log_gamma, dtype=np.float64)
+        self.group_log_gamma = np.asarray(group_log_gamma, dtype=np.float64)
+        self.diamond_codes = np.asarray(diamond_codes, dtype=np.int64)
+        self.diamond_log_gamma = np.asarray(diamond_log_gamma, dtype=np.float64)
+        # The diamond table: every orientation of every kept diamond -> its log-gamma.
+        small = (self.diamond_codes & SMALL_DIAMOND_TAG) != 0
+        orbits = [F.diamond_orbit(self.diamond_codes[m], flag)
+                  for flag, m in ((True, small), (False, ~small))]
+        codes = np.concatenate([o.ravel() for o in orbits])
+        values = np.concatenate([np.repeat(self.diamond_log_gamma[m], F.SYMMETRIES) for m in (small, ~small)])
+        slots = 1 << max(4, int(2 * max(len(codes), 1) - 1).bit_length())
+        self.diamond_keys, self.diamond_table = _hash_table(codes, values, slots)
+        self.metadata = dict(metadata or {})
+        # {board size: {setting: value}} where the tree's prior uses it, with the settings
+        # of its prior there (None: every size, at the search's own settings)
+        self.prior_settings = None
+        # The raw-code table: every raw 3x3 code maps to its canonical code's log-gamma.
+        canon = F.canonical_table()
+        table = np.zeros(NCODES, dtype=np.float64)
+        if len(self.pattern_codes):
+            i = np.clip(np.searchsorted(self.pattern_codes, canon), 0, len(self.pattern_codes) - 1)
+            hit = self.pattern_codes[i] == canon
+            table[hit] = self.pattern_log_gamma[i[hit]]
+        self.pattern_table = table
+        self._vals = np.zeros(NGROUPS, dtype=np.int32)
+
+    @classmethod
+    def uniform(cls):
+        """All gammas 1: every legal move (and pass) equally likely."""
+        return cls(np.zeros(0, np.int32), np.zeros(0), np.zeros((NGROUPS, MAXVALUES)),
+                   metadata={"format": FORMAT, "version": FORMAT_VERSION, "name": "uniform"})
+
+    # ------------------------------------------------------------------ playing
+    def scores(self, pts, info, color, previous=-1):
+        """(moves, log-gammas) of every legal move (pass last), from the Numba scorer."""
+        size = int(info[K.BOARDSIZE])
+        moves = np.zeros(size * size + 1, dtype=np.int32)
+        scores = np.zeros(size * size + 1, dtype=np.float64)
+        n = score_moves(pts, info, color, previous, self.pattern_table, self.group_log_gamma,
+                        self.diamond_keys, self.diamond_table, moves, scores, self._vals)
+        return moves[:n], scores[:n]
+
+    def probabilities(self, board, color=None, previous=-1):
+        """``{point: probability}`` of every legal move (pass included) of a Board."""
+        color = board.to_move if color is None else color
+        moves, scores = self.scores(board.pts, board.info, color, previous)
+        p = np.exp(scores - scores.max())
+        p /= p.sum()
+        return {int(m): float(x) for m, x in zip(moves, p)}
+
+    # ------------------------------------------------------------------ files
+    def save(self, path):
+        meta = dict(self.metadata, format=FORMAT, version=FORMAT_VERSION,
+                    feature_version=F.FEATURE_VERSION)
+        with open(path, "wb") as f:
+            np.savez_compressed(f, pattern_codes=self.pattern_codes,
+                                pattern_log_gamma=self.pattern_log_gamma,
+                                group_log_gamma=self.group_log_gamma,
+                                diamond_codes=self.diamond_codes,
+                                diamond_log_gamma=self.diamond_log_gamma,
+                                metadata=np.array(json.dumps(meta, sort_keys=True)))
+
+
+DEFAULT_MODEL = package_file("mcgo.models", "weights", "goban-moves.npz")
+# Board sizes on which the shipped model's tree prior won against the engine without it
+# (benchmarks/RESULTS.md, issue 12), each with the settings of the prior it won with: the
+# sizes and settings ``--model auto`` uses (a setting given with --set wins). On 9x9 the
+# sqrt shape (Pachi's form) beat the ratio shape, and at every depth with 100 it beat
+# Pachi's 210 within 4 plies at equal time (+76 Elo over 200 games).
+AUTO_MODEL_PRIORS = {
+    9: dict(model_depth=0, model_prior=100.0, model_prior_shape=1),
+    19: dict(model_depth=2, model_prior=20.0, model_prior_shape=0),
+}
+
+
+def open_model(choice):
+    """The model a command line names: ``"none"`` (None), ``"default"`` (the shipped model,
+    trained on the goban professional games, GPL-2+; see its metadata), ``"auto"`` (the
+    shipped model, for the tree's priors on the sizes of :data:`AUTO_MODEL_PRIORS` only,
+    with their settings) or a file."""
+    if choice == "none":
+        return None
+    model = load(choice if choice not in ("default", "auto") else DEFAULT_MODEL)
+    if choice == "auto":
+        model.prior_settings = {size: dict(s) for size, s in AUTO_MODEL_PRIORS.items()}
+    return model
+
+
+def load(path):
+    """The :class:`MoveModel` of a file; raises :class:`ModelError` saying what is wrong."""
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise ModelError(f"{path}: no such model file")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if "metadata" not in z.files:
+                raise ModelError(f"{path}: not a move model (no metadata)")
+            arrays = {a: z[a] for a in ARRAYS if a in z.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        if isinstance(e, ModelError):
+            raise
+        raise ModelError(f"{path}: not a readable .npz move model ({e})") from None
+    try:
+        meta = json.loads(str(arrays["metadata"]))
+    except ValueError:
+        raise ModelError(f"{path}: metadata is not JSON") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ModelError(f"{path}: format {meta.get('format') if isinstance(meta, dict) else None!r}"
+                         f", expected {FORMAT!r}")
+    if meta.get("version") != FORMAT_VERSION or meta.get("feature_version") != F.FEATURE_VERSION:
+        raise ModelError(f"{path}: version {meta.get('version')}/features {meta.get('feature_version')}"
+                         f", this mcgo reads {FORMAT_VERSION}/{F.FEATURE_VERSION}")
+    missing = [a for a in ARRAYS if a not in arrays]
+    if missing:
+        raise ModelError(f"{path}: not a move model (missing {', '.join(missing)})")
+    codes, plg, glg = arrays["pattern_codes"], arrays["pattern_log_gamma"], arrays["group_log_gamma"]
+    dcodes, dlg = arrays["diamond_codes"], arrays["diamond_log_gamma"]
+    if (codes.ndim != 1 or plg.shape != codes.shape or glg.shape != (NGROUPS, MAXVALUES)
+            or dcodes.ndim != 1 or dlg.shape != dcodes.shape or dcodes.dtype != np.int64
+            or not all(np.all(np.isfinite(a)) for a in (plg, glg, dlg))
+            or np.any(np.diff(codes) <= 0) or np.any(np.diff(dcodes) <= 0)
+            or (len(codes) and (codes.min() < 0 or codes.max() >= NCODES))):
+        raise ModelError(f"{path}: arrays of the wrong shape or values")
+    return MoveModel(codes, plg, glg, dcodes, dlg, meta)
