@@ -27,6 +27,7 @@ import pytest
 import mcgo
 from mcgo.board import coords
 from helpers import Session, fails, load_rows
+from mcgo.config import EngineConfig
 from mcgo.gtp.engine import Engine, command_names
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -144,7 +145,8 @@ def analyze(engine, out, command, lines=2, timeout=60.0):
 
 def engine_on(rows=None, size=9, komi=7.0, **options):
     out = io.StringIO()
-    engine = Engine(size=size, komi=komi, out=out, verbose=False, seed=1, **options)
+    engine = Engine(EngineConfig(size=size, komi=komi, seed=1, **options), out=out,
+                    verbose=False)
     if rows:
         session = _Sender(engine, out)
         load_rows(session, rows, komi)

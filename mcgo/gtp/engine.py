@@ -46,6 +46,7 @@ from ..board import coords, handicap
 from ..board.board import Board, IllegalMove, result_text
 from ..board.history import Move
 from ..board.kernels import BLACK, PASS, WHITE
+from ..config import EngineConfig
 from ..playout import ownership
 from ..search.player import Player
 from ..search.playout_player import PlayoutPlayer
@@ -82,33 +83,57 @@ def parse_color(word):
 class Engine:
     """One GTP session: a board (the game state), a player and the chain status."""
 
-    def __init__(self, size=DEFAULT_SIZE, komi=DEFAULT_KOMI, preset=options.DEFAULT_PRESET,
-                 policy=options.DEFAULT_POLICY, threads=1, seed=0, playouts=None, seconds=None,
-                 resign=DEFAULT_RESIGN, max_memory_mb=options.DEFAULT_MEMORY_MB, out=None,
-                 verbose=True, parallel=options.DEFAULT_PARALLEL, model=None, settings=None,
-                 ponder=False, rules=options.DEFAULT_RULES):
+    def __init__(self, config=None, out=None, verbose=True):
+        """``config``: the :class:`mcgo.config.EngineConfig` (default: the defaults);
+        ``out``: where the answers go (stdout); ``verbose``: search summaries on stderr."""
+        self.config = config = EngineConfig() if config is None else config
         self.out = out if out is not None else sys.stdout
-        self.ponder = ponder         # search on after our move, for the opponent's reply
-        self.move_player = None      # a player that chooses without search (--player cfg)
-        self.seed = seed = options.normalize_seed(seed)
-        self.policy = policy
-        self.threads = threads
         self.verbose = verbose
-        self.player = Player(preset=preset, policy=policy, threads=threads, seed=seed,
-                             playouts=playouts, seconds=seconds, resign=resign,
-                             max_memory_mb=max_memory_mb, parallel=parallel, verbose=verbose,
-                             model=model, settings=settings)
-        self.status = Status(playouts=STATUS_PLAYOUTS, policy="pattern", seed=seed,
-                             threads=threads)
+        self.ponder = config.ponder   # search on after our move, for the opponent's reply
+        # A player that chooses without search (--player cfg, td, playout), or None.
+        self.move_player = config.move_player
+        self.player = Player(config.search, playouts=config.playouts, seconds=config.seconds,
+                             resign=config.resign, verbose=verbose,
+                             opening_advisor=config.opening_advisor,
+                             move_prior=(config.move_scorer, config.cfg_prior)
+                             if config.cfg_prior else None)
+        self.status = Status(playouts=STATUS_PLAYOUTS, policy="pattern", seed=config.seed,
+                             threads=config.threads, ownership_model=config.ownership_net,
+                             corner_net=config.corner_net, search=config.status_search)
         self.received_at = None      # when the command being answered arrived
         self._out_lock = threading.Lock()
         self._analysis = None        # (thread, stop event, closes an answer) running now
         self._ponder_position = None  # the board to ponder on while it stays the position
         self._shown_net = None       # the shipped network, loaded when mcgo-ownership asks
-        self.scoring = options.rules_scoring(rules)     # the board's: "area" or "territory"
-        self.every_stone_counts = options.counts_every_stone(rules)   # Tromp-Taylor, CGOS
+        self.scoring = options.rules_scoring(config.rules)   # the board's: "area" or "territory"
+        self.every_stone_counts = options.counts_every_stone(config.rules)   # Tromp-Taylor, CGOS
         self.capture_dead = False    # Fuego's go_param_rules capture_dead: every genmove cleans up
-        self._new_board(size, komi)
+        if config.playout_player:
+            self.use_playout_player()
+        self._new_board(config.size, config.komi)
+
+    def configure(self, **changes):
+        """Play with ``changes`` to the configuration from now on (:meth:`EngineConfig.replace`:
+        ``settings`` are added to the named settings changed so far): the searches' settings
+        keep their trees, a thread count starts new ones."""
+        self.config = self.config.replace(**changes)
+        self.player.reconfigure(**changes)
+
+    @property
+    def policy(self):
+        return self.config.policy
+
+    @property
+    def seed(self):
+        return self.config.seed
+
+    @seed.setter
+    def seed(self, seed):
+        self.config = self.config.replace(seed=seed)
+
+    @property
+    def threads(self):
+        return self.config.threads
 
     def warm_up(self):
         """Load the search and scoring kernels now (compile them, with a cold Numba cache),
@@ -137,15 +162,6 @@ class Engine:
     @ownership_model.setter
     def ownership_model(self, model):
         self.status.ownership_model = model
-
-    def use_ownership_prior(self, visits, model=None):
-        """Give the root's children a network's 1-ply prior with ``visits`` virtual visits
-        (0: none; a dict: by board size, as :data:`mcgo.ownership.model.AUTO_PRIOR_VISITS`):
-        ``model``'s, by default :attr:`ownership_model`'s."""
-        model = self.ownership_model if model is None else model
-        if visits and model is None:
-            raise ValueError("the ownership prior needs an ownership network")
-        self.player.search.ownership_prior = (model, visits) if visits else None
 
     @property
     def opening_advisor(self):
@@ -471,7 +487,7 @@ class Engine:
     def cmd_set_random_seed(self, args):
         """Any integer, reduced modulo 2^64 (:func:`mcgo.options.normalize_seed`)."""
         need(args, 1, 1)
-        self.seed = options.normalize_seed(parse_int(args[0]))
+        self.seed = parse_int(args[0])
         self.player.set_seed(self.seed)
         self.status.seed = self.seed
         if isinstance(self.move_player, PlayoutPlayer):
@@ -756,7 +772,7 @@ class Engine:
         name = args[0]
         if name in options.NAMED_SETTINGS:
             value = self._setting(name)
-            return str(int(value)) if options.NAMED_SETTINGS[name][0] is int else f"{value:g}"
+            return str(int(value)) if options.NAMED_SETTINGS[name].kind is int else f"{value:g}"
         if name in LIMIT_PARAMS:
             value = getattr(self.player, LIMIT_PARAMS[name])
             return "none" if value is None else f"{value:g}"
@@ -778,15 +794,12 @@ class Engine:
         starts new trees). Limits take a positive number or ``none``."""
         need(args, 2, 2)
         name, value = args
-        searches = (self.player.search, self.player.pass_search)
         if name in options.NAMED_SETTINGS:
             try:
                 number = options.parse_settings([f"{name}={value}"])[name]
             except ValueError as e:
                 raise GtpError(f"invalid value: {e}") from None
-            for s in searches:
-                s.settings[name] = number
-                s.overrides[name] = number
+            self.configure(settings={name: number})
         elif name in LIMIT_PARAMS:
             limit = LIMIT_PARAMS[name]
             setattr(self.player, limit, _parse_limit(value, integer=limit == "playouts"))
@@ -794,10 +807,7 @@ class Engine:
             threads = parse_int(value, "invalid value")
             if not 1 <= threads <= MAX_THREADS:
                 raise GtpError(f"invalid value: numSearchThreads is 1 to {MAX_THREADS}")
-            self.threads = threads
-            for s in searches:
-                s.threads = threads
-                s.clear()
+            self.configure(threads=threads)
         else:
             raise GtpError(f"unknown parameter {name}")
         return ""

@@ -74,7 +74,7 @@ def choose_move(pts, info, zob, pat3, work, rng, color, model):
         move = urgent_move(pts, info, zob, work, last, color, False)
         if move != PASS:
             return move
-    move = shape_move(pts, info, pat3, work, rng, last, color, False, False)
+    move = shape_move(pts, info, pat3, work, rng, last, color, False)
     if move != PASS:
         return move
     return model_weighted_move(pts, info, rng, color, model, work[0][NAKADE_ROW])
