@@ -135,7 +135,7 @@ def test_gtp_genmove_with_the_policy(policy):
 
 def test_bench_measures_the_learned_policy_beside_the_others():
     from mcgo.bench import run_bench
-    from mcgo.cli import BENCH_POLICIES
+    from mcgo.commands import BENCH_POLICIES
     assert "learned" in BENCH_POLICIES and "pattern" in BENCH_POLICIES   # so `--policy all` has it
     row = run_bench("learned", 9, seconds=0.2, threads=1, start="midgame", seed=1)
     assert row["policy"] == "learned" and row["playouts"] > 0
