@@ -25,8 +25,6 @@ DEFAULT_PLAY_SIZE = 9
 # ``learned`` samples the learned move model (:mod:`mcgo.playout.learned_policy`),
 # ``tactical`` reads ladders and nakade, ``guided`` draws its last step by the model.
 PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical", "guided")
-# The policies whose playouts read the learned move model (the shipped one unless given).
-MODEL_PLAYOUT_POLICIES = ("learned", "guided")
 DEFAULT_POLICY = "auto"
 
 # Search presets (:mod:`mcgo.search.presets`), the default first.

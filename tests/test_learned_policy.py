@@ -12,8 +12,7 @@ import helpers
 from mcgo.board import kernels as K
 from mcgo.cli import main
 from mcgo.learn.movemodel import open_model
-from mcgo.options import MODEL_PLAYOUT_POLICIES
-from mcgo.playout import learned_policy, playout_tables
+from mcgo.playout import MODEL_POLICIES, learned_policy, playout_tables
 from mcgo.tactics import eyes
 
 SAMPLES = 60000
@@ -107,7 +106,7 @@ def test_never_fills_its_own_true_eye(model):
     assert counts.sum() == 20000
 
 
-@pytest.mark.parametrize("policy", MODEL_PLAYOUT_POLICIES)
+@pytest.mark.parametrize("policy", MODEL_POLICIES)
 def test_playouts_use_the_given_model(model, policy):
     """The default model, given or not, plays the same playouts; a uniform model others."""
     board = mcgo.Board(9)
@@ -121,7 +120,7 @@ def test_playouts_use_the_given_model(model, policy):
     assert len(playout_tables("pattern", None)[0]) == 1      # placeholders for other policies
 
 
-@pytest.mark.parametrize("policy", MODEL_PLAYOUT_POLICIES)
+@pytest.mark.parametrize("policy", MODEL_POLICIES)
 def test_gtp_genmove_with_the_policy(policy):
     result = CliRunner().invoke(main, ["gtp", "--policy", policy, "--playouts", "200",
                                        "--quiet", "--casebase", "none"],

@@ -31,7 +31,8 @@ Adding a policy ``NAME``: one new file and one registry line.
    position to the end in place, writes the final owners into ``owner`` and returns the moves
    played (``work``: the thread's work arrays, :func:`new_work`: its scratch rows and the
    ladder reader's space; ``model``: the learned move model's arrays, :func:`model_tables`;
-   most ignore it). A policy that chooses one move at a time writes ``choose_move(pts, info,
+   most ignore it, and one that reads it says so with ``READS_MODEL = True``, so that it
+   gets the shipped model when none is given). A policy that chooses one move at a time writes ``choose_move(pts, info,
    zob, pat3, work, rng, color)`` and returns ``common.play_moves(choose_move, ...)`` (see
    :mod:`.random_policy`).
 2. Append ``"NAME"`` to :data:`mcgo.options.PLAYOUT_POLICIES` (its place there is its
@@ -67,14 +68,15 @@ import numpy as np
 from .. import options
 from ..board import coords
 from .common import RECORD_COLORS
-from .dispatch import NO_RECORD, POLICY_NAMES, first_move_counts, new_work, run_batch, run_playout
-from .learned_policy import model_tables, playout_tables
+from .dispatch import (MODEL_POLICIES, NO_RECORD, POLICY_NAMES, first_move_counts, new_work,
+                       playout_tables, run_batch, run_playout)
+from .learned_policy import model_tables
 from .patterns import pattern_table
 from .scoring import board_array, mean_ownership
 
 __all__ = ["simulate", "ownership", "first_moves", "policy_id", "shape_table", "PlayoutStats",
            "POLICY_NAMES", "run_batch", "run_playout", "new_work", "NO_RECORD", "RECORD_COLORS",
-           "board_array", "mean_ownership", "model_tables", "playout_tables"]
+           "board_array", "mean_ownership", "model_tables", "playout_tables", "MODEL_POLICIES"]
 
 _shape_table = None
 NO_OWNERSHIP = np.zeros(0, dtype=np.int32)

@@ -23,6 +23,7 @@ from ..jit import allocating_kernel, kernel
 from .common import RECORD_COLORS, seed_rng
 from ..tactics.ladder import new_ladder_space
 from .fill_policy import SCRATCH_ROWS
+from .learned_policy import default_model, model_tables
 from .scoring import add_owner, black_win_value
 
 NO_RECORD = np.zeros(0, dtype=np.int32)  # keep no moves
@@ -31,6 +32,18 @@ NO_POLICY = -1                           # run_playout's answer to an unknown nu
 POLICY_NAMES = {name: number for number, name in enumerate(options.PLAYOUT_POLICIES)}
 POLICY_MODULES = {name: importlib.import_module(f".{name}_policy", __package__)
                   for name in options.PLAYOUT_POLICIES}
+# The policies whose playouts read the learned move model: their files say so (READS_MODEL).
+MODEL_POLICIES = tuple(name for name, module in POLICY_MODULES.items()
+                       if getattr(module, "READS_MODEL", False))
+
+
+def playout_tables(policy, model):
+    """The ``model`` tuple for a playout of ``policy`` (a name): ``model``'s tables, the
+    default model's when ``policy`` reads a model (:data:`MODEL_POLICIES`) and ``model``
+    is None, else placeholders."""
+    if model is None and policy in MODEL_POLICIES:
+        model = default_model()
+    return model_tables(model)
 
 
 @allocating_kernel

@@ -35,7 +35,7 @@ from ..board.board import TERRITORY
 from ..board.history import Move
 from ..config import SearchConfig
 from ..board.kernels import NFIELDS, NINFO, PASS, PASSES
-from ..playout import policy_id, shape_table, thread_seed
+from ..playout import MODEL_POLICIES, policy_id, shape_table, thread_seed
 from ..playout.learned_policy import default_model, model_tables
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.dispatch import new_work
@@ -195,7 +195,7 @@ class Search:
         self.policy_number = policy_id(config.policy)
         # The learned playouts need a model even when the tree uses none for its priors.
         self.playout_model = default_model() if config.model is None \
-            and config.policy in options.MODEL_PLAYOUT_POLICIES else config.model
+            and config.policy in MODEL_POLICIES else config.model
 
     def copy(self, **changes):
         """A new search (no trees) of this one's configuration with ``changes``
