@@ -6,6 +6,7 @@
 * :mod:`.opening`: opening knowledge at the root (the empty corners first);
 * :mod:`.kernels`: selection, expansion, playout and backup (Numba);
 * :mod:`.search`: :class:`Search` (limits, threads, tree reuse, the final choice);
+* :mod:`.results`: what a search found (:class:`MoveStats`, :class:`SearchResult`);
 * :mod:`.timecontrol`: how long to think under GTP time settings;
 * :mod:`.player`: how a move is chosen: limits, case-base advice, pass and resign;
 * :mod:`.status`: dead stones, seki and the final score, one estimate per position;

@@ -25,26 +25,24 @@ becomes V * bonus virtual visits, all won, on the root's children.
 
 import threading
 import time
-from dataclasses import dataclass, field
-from typing import Optional
 
 import numpy as np
 
 from .. import options
 from ..board.board import TERRITORY
 from ..board.history import Move
-from ..config import SearchConfig
 from ..board.kernels import NFIELDS, NINFO, PASS, PASSES
+from ..config import SearchConfig
 from ..playout import MODEL_POLICIES, policy_id, shape_table, thread_seed
 from ..playout.learned_policy import default_model, model_tables
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.dispatch import new_work
-from ..stats import wilson_interval
 from . import kernels
 from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, P_TERRITORY,
-                      THESIS_EXPLORATION, parameter_vector, settings)
+                      parameter_vector, settings)
 from .opening import corner_prior
 from .priors import MODEL_PRIOR_VISITS
+from .results import MoveStats, SearchResult
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
                    VISITS, WINS, Tree, capacity_for)
 
@@ -58,67 +56,6 @@ MIN_SEARCH_SHARE = 0.1      # the simulations get at least this part of the time
 PARALLEL_MODES = options.PARALLEL_MODES
 DEFAULT_PARALLEL = options.DEFAULT_PARALLEL
 GAME_SEED_STEP = 0x632BE5AB  # odd: the seeds of a session's games are all distinct
-
-
-@dataclass
-class MoveStats:
-    """What the search knows about one root move (root side's view)."""
-    move: int
-    visits: float
-    wins: float
-    prior_visits: float
-    prior_wins: float
-    amaf_visits: float
-    amaf_wins: float
-    bonus: float
-    pv: list = field(default_factory=list)
-
-    @property
-    def winrate(self):
-        return self.wins / self.visits if self.visits else 0.0
-
-    @property
-    def prior(self):
-        return self.prior_wins / self.prior_visits if self.prior_visits else 0.0
-
-    @property
-    def lcb(self):
-        """Lower end of the Wilson 95% interval of the win rate (0 when unvisited)."""
-        if self.visits <= 0:
-            return 0.0
-        return wilson_interval(self.wins, self.visits)[0]
-
-    def uct(self, parent_visits, exploration=THESIS_EXPLORATION):
-        """Eq. 8.1 plus the bonus (the thesis's printed ``uct[...]``)."""
-        if not self.visits:
-            return float("inf")
-        explore = exploration * (np.log(max(parent_visits, 1)) / self.visits) ** 0.5
-        return self.winrate + explore + self.bonus
-
-
-@dataclass
-class SearchResult:
-    best_move: int
-    moves: list                 # MoveStats, most visited first
-    simulations: int
-    playout_moves: int
-    seconds: float
-    cpu_seconds: float
-    root_visits: float
-    owner_sum: Optional[np.ndarray] = None
-    stopped_early: bool = False
-
-    @property
-    def winrate(self):
-        """Win rate of the best move for the side to move (0.5 when nothing was searched)."""
-        for m in self.moves:
-            if m.move == self.best_move and m.visits:
-                return m.winrate
-        return 0.5
-
-    @property
-    def simulations_per_second(self):
-        return self.simulations / self.seconds if self.seconds else float("nan")
 
 
 # model_tables(model): the arrays the tree kernels (priors) and the playouts (the learned
