@@ -8,6 +8,7 @@ import click
 from . import __version__, options
 from .clitypes import FINITE, Number, NumberOrAuto
 
+
 class McgoGroup(click.Group):
     """The ``mcgo`` group: every error on the command line is one line, ``Error: ...``, on
     stderr and exit status 2 (click would add two lines of usage); a missing optional extra is
