@@ -1,18 +1,12 @@
 """The ``mcgo`` command: a click group that each part of the engine adds its command to."""
 
-import json
 import os
 import sys
 
 import click
 
 from . import __version__, options
-from .clitypes import FINITE, Number, NumberOrAuto, OutputFile
-
-# ``mcgo bench`` measures the policies that play (``auto`` only picks one of them), or all.
-BENCH_POLICIES = [name for name in options.PLAYOUT_POLICIES if name != "auto"]
-POLICY_CHOICES = BENCH_POLICIES + ["all"]
-SIZE_CHOICES = ["9", "13", "19"]
+from .clitypes import FINITE, Number, NumberOrAuto
 
 
 class McgoGroup(click.Group):
@@ -50,145 +44,6 @@ def main():
 
     Play in the terminal with `mcgo play`, or connect a GUI to `mcgo gtp`.
     `mcgo COMMAND -h` explains each command."""
-
-
-@main.command()
-@click.option("--policy", type=click.Choice(POLICY_CHOICES), default="all", show_default=True,
-              help="Playout policy to measure.")
-@click.option("--size", "sizes", type=click.Choice(SIZE_CHOICES), multiple=True,
-              help="Board size (repeat for several). Default: 9 and 19.")
-@click.option("--seconds", type=Number(0, min_open=True), default=3.0, show_default=True,
-              help="Measuring time per row, after a warm-up.")
-@click.option("--threads", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Threads running playouts at once.")
-@click.option("--start", type=click.Choice(["empty", "midgame", "both"]), default="both",
-              show_default=True, help="Start from the empty board, a middle-game position, or both.")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="Seed of the playouts' random numbers.")
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON on stdout.")
-def bench(policy, sizes, seconds, threads, start, seed, as_json):
-    """Measure playouts per second of each playout policy."""
-    from .apps.bench import MIDGAME_POSITIONS, format_table, machine_facts, progress_printer, run_bench
-
-    policies = BENCH_POLICIES if policy == "all" else [policy]
-    sizes = [int(s) for s in sizes] or [9, 19]
-    starts = ["empty", "midgame"] if start == "both" else [start]
-    rows = []
-    for size in sizes:
-        for where in starts:
-            if where == "midgame" and size not in MIDGAME_POSITIONS:
-                continue
-            for name in policies:
-                label = f"{name} {size}x{size} {where} x{threads}"
-                rows.append(run_bench(name, size, seconds, threads, where, seed,
-                                      progress=progress_printer(label, seconds)))
-                sys.stderr.write("\n")
-    if as_json:
-        click.echo(json.dumps(dict(machine=machine_facts(), results=rows), indent=2))
-    else:
-        click.echo(format_table(rows))
-
-
-@main.command("build-casebase")
-@click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("-o", "--output", type=OutputFile(), default="casebase.mcgocb",
-              show_default=True, help="Case-base file to write.")
-@click.option("--moves", type=click.IntRange(1, 1000), default=40, show_default=True,
-              help="Positions indexed per game (moves 1..N); shorter games are skipped.")
-@click.option("--size", type=click.IntRange(5, 25), default=19, show_default=True,
-              help="Board size of the case base; games of other sizes are skipped.")
-@click.option("--threshold", type=Number(0), default=None,
-              help="Influence margin (stone units) for a point to count as black or white.")
-@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Processes indexing games in parallel.")
-@click.option("--log", "log_path", type=OutputFile(), default=None,
-              help="Also write every skipped game with its reason to this file.")
-def build_casebase_command(sources, output, moves, size, threshold, jobs, log_path):
-    """Index SGF games (files, folders searched recursively, .tar.gz archives) into a case base."""
-    from .casebase import DEFAULT_THRESHOLD
-    from .train.casebase_build import build_casebase
-    from .sgf.sources import input_files, total_size
-
-    files, _ = input_files(sources)
-    if not files:
-        raise click.UsageError("no SGF files (.sgf, .mgt) or archives (.tar.gz) among the sources")
-    total = total_size(files)
-    with click.progressbar(length=total, label="indexing", file=sys.stderr,
-                           show_pos=False, show_percent=True, show_eta=True) as bar:
-        cb, report = build_casebase(sources, size=size, max_moves=moves,
-                                    threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
-                                    jobs=jobs, progress=bar.update)
-    cb.save(output)
-    if log_path:
-        with open(log_path, "w", encoding="utf-8") as f:
-            f.write("\n".join(report.skipped_messages) + "\n")
-    click.echo(report.summary())
-    click.echo(f"wrote {output} ({len(cb)} positions from {report.games_indexed} games)")
-
-
-def position_of(game, move_number):
-    """The board of the SGF file ``game`` after ``move_number`` moves and a title for its
-    picture; a one-line error when the file cannot be read or replayed."""
-    from .sgf import ReplayError, SgfError, read_game, replay
-
-    try:
-        record = read_game(game)
-        board = replay(record, max_moves=move_number)
-    except (ReplayError, SgfError) as e:
-        hint = " (use a smaller --move)" if isinstance(e, ReplayError) else ""
-        error = click.ClickException(f"{e}{hint}")
-        error.exit_code = 2        # bad input, as click's own usage errors
-        raise error from None
-    name = game.rsplit("/", 1)[-1]
-    return board, f"{name} after {min(move_number, len(record.moves))} moves"
-
-
-@main.command()
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
-@click.option("--move", "move_number", type=click.IntRange(0), default=30, show_default=True,
-              help="Show the position after this many moves.")
-@click.option("-o", "--output", type=OutputFile(), required=True,
-              help="Picture to write (.png or .svg).")
-@click.option("--threshold", type=Number(0), default=None,
-              help="Influence margin (stone units) for a point to count as black or white.")
-def influence(game, move_number, output, threshold):
-    """Draw a position of GAME.sgf beside its flow influence map (thesis figure 7.1)."""
-    from .casebase import DEFAULT_THRESHOLD
-    from .apps.casebase_picture import draw_influence
-
-    board, title = position_of(game, move_number)
-    draw_influence(board, output, DEFAULT_THRESHOLD if threshold is None else threshold,
-                   title=title)
-    click.echo(f"wrote {output}")
-
-
-@main.command("ownership")
-@click.argument("game", type=click.Path(exists=True, dir_okay=False))
-@click.option("--move", "move_number", type=click.IntRange(0), default=80, show_default=True,
-              help="Show the position after this many moves.")
-@click.option("-o", "--output", type=OutputFile(), required=True,
-              help="Picture to write (.png or .svg).")
-@click.option("--net", default="dagrnn", show_default=True,
-              help="Ownership network: 'dagrnn' (shipped) or a file of `mcgo learn ownership`.")
-@click.option("--playouts", type=click.IntRange(0), default=1000, show_default=True,
-              help="Also draw the playouts' ownership from this many playouts (0: no).")
-def ownership_picture(game, move_number, output, net, playouts):
-    """Draw a position of GAME.sgf beside its ownership: seed 003's network and the playouts."""
-    from .models.ownership.model import open_ownership
-    from .models.ownership.network import NetworkError
-
-    try:
-        model = open_ownership(net)
-    except (NetworkError, FileNotFoundError) as e:
-        raise click.BadParameter(str(e), param_hint="--net")
-    board, title = position_of(game, move_number)
-    maps = [(f"network ({net})", model.ownership(board))]
-    if playouts:
-        from .playout import ownership
-        maps.append((f"playouts ({playouts})", (ownership(board, playouts=playouts) + 1) / 2))
-    from .apps.ownership_picture import draw_ownership
-    draw_ownership(board, maps, output, title=title)
-    click.echo(f"wrote {output}")
 
 
 PRESET_CHOICES = list(options.PRESETS)
@@ -262,13 +117,20 @@ def engine_options(command):
     return command
 
 
-def make_engine(size, komi, playouts, seconds, threads, parallel, seed, policy, preset, resign,
-                max_memory, default_size, settings=None, **extra):
-    from .gtp.engine import Engine
-    return Engine(size=size or default_size, komi=komi, preset=preset, policy=policy,
-                  threads=threads, parallel=parallel, seed=seed, playouts=playouts,
-                  seconds=seconds,
-                  resign=resign, max_memory_mb=max_memory, settings=settings, **extra)
+def engine_config(engine_settings, default_size, **more):
+    """The :class:`mcgo.config.EngineConfig` of :func:`engine_options`' values, the board
+    size ``default_size`` where ``--size`` was not given, and ``more`` (the advice, the
+    judge, the models); a configuration the options allowed but that does not hold
+    together is a usage error."""
+    from .config import EngineConfig
+
+    values = dict(engine_settings)
+    values["size"] = values["size"] or default_size
+    values["max_memory_mb"] = values.pop("max_memory")
+    try:
+        return EngineConfig(**values, **more)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
 
 
 def casebase_choice(choice, preset):
@@ -474,23 +336,22 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
             raise click.BadParameter(str(e), param_hint="--td-net") from None
 
     def start_engine():
-        engine = make_engine(default_size=options.DEFAULT_GTP_SIZE, verbose=not quiet,
-                             model=model or open_move_model(model_file), **engine_settings)
-        engine.ownership_model = net
-        engine.status.corner_net = corner
-        engine.status.search = status_search
+        from .gtp.engine import Engine
+        prior_net = None
         if ownership_prior:
             from .models.ownership.model import open_ownership
-            engine.use_ownership_prior(ownership_prior, net or open_ownership("dagrnn"))
-        engine.player.search.evaluator_prior = \
-            (outcome_model, evaluator_visits) if outcome_model is not None else None
-        engine.ponder = ponder
-        engine.move_player = move_player
-        if player_kind == "playout":
-            engine.use_playout_player()
-        engine.player.move_prior = (move_scorer, cfg_prior) if cfg_prior else None
-        engine.opening_advisor = advisor if casebase != "default" else \
-            make_opening_advisor(casebase, casebase_moves, quiet)
+            prior_net = net or open_ownership("dagrnn")
+        config = engine_config(
+            engine_settings, options.DEFAULT_GTP_SIZE, model=model or open_move_model(model_file),
+            ponder=ponder, ownership_net=net, corner_net=corner, status_search=status_search,
+            ownership_prior=(prior_net, ownership_prior) if ownership_prior else None,
+            evaluator_prior=(outcome_model, evaluator_visits) if outcome_model is not None
+            else None,
+            move_player=move_player, playout_player=player_kind == "playout",
+            move_scorer=move_scorer, cfg_prior=cfg_prior,
+            opening_advisor=advisor if casebase != "default"
+            else make_opening_advisor(casebase, casebase_moves, quiet))
+        engine = Engine(config, verbose=not quiet)
         engine.warm_up()
         return engine
 
@@ -509,14 +370,17 @@ def warmup():
     import io
     import time
 
+    from .config import EngineConfig
     from .gtp.engine import Engine
+    from .models.ownership.model import AUTO_PRIOR_VISITS, open_ownership
 
     start = time.perf_counter()
-    # With the default model, so that the kernels of its priors are compiled too.
-    engine = Engine(size=19, out=io.StringIO(), verbose=False, model=open_move_model("auto"))
-    engine.opening_advisor = make_opening_advisor("default", 20, quiet=True)
-    from .models.ownership.model import AUTO_PRIOR_VISITS, open_ownership
-    engine.use_ownership_prior(AUTO_PRIOR_VISITS, open_ownership("dagrnn"))   # the net's kernels
+    # With the default model, so that the kernels of its priors are compiled too, and the
+    # ownership prior, for the net's.
+    config = EngineConfig(size=19, model=open_move_model("auto"),
+                          opening_advisor=make_opening_advisor("default", 20, quiet=True),
+                          ownership_prior=(open_ownership("dagrnn"), dict(AUTO_PRIOR_VISITS)))
+    engine = Engine(config, out=io.StringIO(), verbose=False)
     engine.warm_up()
     click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")
 
@@ -543,28 +407,26 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner
 
     from .apps.terminal import check_handicap, check_writable, play_in_terminal
 
-    size = engine_settings["size"] or options.DEFAULT_PLAY_SIZE
-    check_handicap(size, handicap)
+    from .gtp.engine import Engine
+
+    config = engine_config(engine_settings, options.DEFAULT_PLAY_SIZE)
+    check_handicap(config.size, handicap)
     check_writable(sgf_path)
-    casebase = casebase_choice(casebase, engine_settings["preset"])
+    casebase = casebase_choice(casebase, config.preset)
     if casebase not in ("none", "default") and not os.path.isfile(casebase):
         raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
-    advisor = make_opening_advisor(casebase, casebase_moves, quiet=True)
-    model = open_move_model(model_file)
-    corner = open_corner(corner_net)
+    changes = dict(opening_advisor=make_opening_advisor(casebase, casebase_moves, quiet=True),
+                   model=open_move_model(model_file), corner_net=open_corner(corner_net),
+                   status_search=status_search)
     if handicap and click.get_current_context().get_parameter_source("komi") \
             == ParameterSource.DEFAULT:
         from .apps.terminal import HANDICAP_KOMI
-        engine_settings["komi"] = HANDICAP_KOMI
-    engine = make_engine(default_size=options.DEFAULT_PLAY_SIZE, verbose=False, model=model,
-                         **engine_settings)
-    engine.opening_advisor = advisor
-    engine.status.corner_net = corner
-    engine.status.search = status_search
+        changes["komi"] = HANDICAP_KOMI
     visits = ownership_prior_visits(ownership_prior)
-    if options.for_size(visits, size):          # the net is loaded only where it is used
+    if options.for_size(visits, config.size):   # the net is loaded only where it is used
         from .models.ownership.model import open_ownership
-        engine.use_ownership_prior(visits, open_ownership("dagrnn"))
+        changes["ownership_prior"] = (open_ownership("dagrnn"), visits)
+    engine = Engine(config.replace(**changes), verbose=False)
     play_in_terminal(engine, color, sgf_path=sgf_path, handicap=handicap)
 
 
@@ -580,61 +442,14 @@ def add_match_commands():
 add_match_commands()
 
 
-@main.command("solve")
-@click.argument("problem", type=click.Path(exists=True, dir_okay=False))
-@click.option("--move", "move_number", type=click.IntRange(0), default=None,
-              help="Solve the position after this many moves of the record [default: all].")
-@click.option("--color", type=click.Choice(["black", "white"]), default=None,
-              help="The player [default: the record's PL, else the side to move].")
-@click.option("--region", default=None, metavar="A1:G7",
-              help="The region the answer must lie in [default: the stones' bounding box "
-                   "grown by 2].")
-@click.option("--with", "method", type=click.Choice(options.SOLVE_METHODS), default="search",
-              show_default=True, help="Solve by the search, or by seed 000's move scorer.")
-@click.option("--playouts", type=click.IntRange(1), default=options.SOLVE_PLAYOUTS,
-              show_default=True, help="Simulations of the search.")
-@click.option("--scorer", default="cfg", show_default=True, metavar="cfg|FILE",
-              help="The move scorer of --with cfg: the shipped one or a file of mcgo learn cfg.")
-@click.option("--prior", type=click.FloatRange(0), default=options.SOLVE_SCORER_PRIOR, show_default=True,
-              help="Weight of the CFG scorer's value as a bonus on the search's first moves "
-                   "(0: the search alone).")
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Search threads.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the search's random numbers.")
-@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-def solve_command(problem, move_number, color, region, method, playouts, scorer, prior,
-                  threads, seed, as_json):
-    """Answer the problem PROBLEM.sgf inside its region: the move, its win rate and main
-    line (search), or its score (cfg)."""
-    from .board import BLACK, coords
-    from .apps.solve import problem_board, region_points, solve
+def add_tool_commands():
+    """``mcgo bench``, ``build-casebase``, ``influence``, ``ownership`` and ``solve``."""
+    from .commands import add_tool_commands as add
 
-    board = problem_board(problem, move_number, color)
-    try:
-        points = region_points(board, region)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--region") from None
-    if method == "cfg" or prior:
-        from .models.cfg_scorer import ScorerError, open_scorer
-        try:
-            scorer = open_scorer(scorer)
-        except ScorerError as e:
-            raise click.BadParameter(str(e), param_hint="--scorer") from None
-    answer = solve(board, points, method, playouts, options.normalize_seed(seed), scorer,
-                   threads, prior=prior)
-    who = "black" if board.to_move == BLACK else "white"
-    if as_json:
-        click.echo(json.dumps(dict(answer.as_dict(board.size), player=who), indent=2))
-        return
-    move = coords.to_gtp(answer.move, board.size)
-    if method == "cfg":
-        click.echo(f"{who} {move} (scorer value {answer.score:.3f})" if answer.score is not None
-                   else f"{who} pass (no legal move in the region)")
-    else:
-        line = " ".join(coords.to_gtp(p, board.size) for p in answer.line)
-        click.echo(f"{who} {move}: win rate {answer.winrate:.3f} after {answer.simulations} "
-                   f"simulations; main line {line}")
+    add(main)
+
+
+add_tool_commands()
 
 
 def add_learn_commands():

@@ -8,6 +8,8 @@ imports it to build its ``--help`` without loading the engine.
 """
 
 import math
+from dataclasses import dataclass
+from typing import Optional
 
 # Komi of a game nobody set one for (GTP ``komi`` and SGF ``KM`` override it). Area scoring,
 # so 7 leaves a drawn game possible only with a seki's shared points.
@@ -18,13 +20,11 @@ DEFAULT_GTP_SIZE = 19
 DEFAULT_PLAY_SIZE = 9
 
 # Playout policies by name, in the order of their numbers in the kernels
-# (:mod:`mcgo.playout.dispatch`); ``auto`` is the thesis's choice per position (9.5);
-# ``learned`` samples the learned move model (:mod:`mcgo.playout.learned_policy`); ``lgrf``
-# plays the last good replies of earlier simulations (:mod:`mcgo.playout.lgrf_policy`).
-PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical", "lgrf",
-                    "guided", "pattern2", "ko", "capture")
-# The policies whose playouts read the learned move model (the shipped one unless given).
-MODEL_PLAYOUT_POLICIES = ("learned", "guided")
+# (:mod:`mcgo.playout.dispatch`): the thesis's four (``auto`` is its choice per position, 9.5),
+# then the extensions no default plays, kept for the 19x19 playouts still to be measured:
+# ``learned`` samples the learned move model (:mod:`mcgo.playout.learned_policy`),
+# ``tactical`` reads ladders and nakade, ``guided`` draws its last step by the model.
+PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical", "guided")
 DEFAULT_POLICY = "auto"
 
 # Search presets (:mod:`mcgo.search.presets`), the default first.
@@ -85,39 +85,90 @@ SEED_MODULUS = 1 << 64   # any integer is a seed: reduced modulo 2^64 (GTP set_r
 DEFAULT_MEMORY_MB = 256  # search trees
 
 
-# The settings a user may change by name (``mcgo gtp --set NAME=VALUE``; ``--list-settings``),
-# with their type and meaning. The rest of a preset (final_by, reuse_tree) is its identity.
-NAMED_SETTINGS = {
-    "exploration": (float, "C of the UCT term C * sqrt(ln(parent visits) / visits)"),
-    "rave": (int, "1: blend the AMAF (RAVE) values into each move's value, 0: no"),
-    "rave_equiv": (float, "visits at which a move's own and its AMAF value weigh alike"),
-    "priors": (int, "1: virtual wins and losses from the playout rules at expansion, 0: no"),
-    "expand_after": (int, "a leaf gets its children once it has this many visits"),
-    "skip_eyes": (int, "1: never search the filling of one's own true eye, 0: search it"),
-    "first_play": (float, "value of an unvisited move without priors"),
-    "virtual_loss": (float, "visits without wins put on a path a thread is playing (tree parallel)"),
-    "model_prior": (float, "virtual visits of the learned move model's prior (with --model)"),
-    "model_depth": (int, "the model's prior only on moves this many plies from the root or "
-                         "fewer (0: at every depth); deeper nodes get the playout rules alone"),
-    "model_prior_shape": (int, "0: model_prior visits, won in proportion to P(move) / P(best); "
-                               "1: model_prior * sqrt(P(move)) visits, all won (Pachi's form)"),
-    "widen": (int, "progressive widening: a node's children open this many at first, best prior "
-                   "first (0: all at once)"),
-    "widen_visits": (float, "... one more child once the node has this many visits"),
-    "widen_factor": (float, "... and one more each time its visits grow by this factor (> 1)"),
-    "score_weight": (float, "share of a playout's value from its score, the rest from who won "
-                            "(Fuego's score modification; 0: win or loss only, at most 1)"),
-    "vital_prior": (float, "virtual wins of the vital point of a small eyespace, the other "
-                           "side's stones inside or not, and no losses for a nakade throw-in "
-                           "(0: neither; needs priors=1)"),
-    "bonus_visits": (float, "0: the root bonus (case base, --cfg-prior) is added to a root "
-                            "move's value, as the thesis does; V > 0: a bonus b becomes V * b "
-                            "virtual visits, all won, which the search's own visits outweigh"),
-    "corner_prior": (float, "virtual visits, all won, of the 4-4 point of an empty corner at the "
-                            "root on 15x15 and up; the other corner points in proportion to "
-                            "the professionals' choice of them (0: none)"),
-}
-SETTING_MAXIMA = {"score_weight": 1.0}    # a share
+@dataclass(frozen=True)
+class Setting:
+    """A setting of the search a user may change by name (``mcgo gtp --set NAME=VALUE``,
+    ``--list-settings``, GTP ``kata-set-param``): the one place it is declared.
+
+    ``kind`` is ``int`` or ``float``; a value is a finite number, at least 0.
+    ``strong`` and ``thesis`` are its values in the two presets (None: chosen elsewhere, as
+    the model's prior is by the model). ``slot``: its place in the parameter vector the
+    search kernels read (:mod:`mcgo.search.presets`), or None for a setting the search
+    reads in Python."""
+    name: str
+    kind: type
+    help: str
+    strong: Optional[float]
+    thesis: Optional[float]
+    slot: Optional[int] = None
+
+    def value(self, preset):
+        """The value in the preset named ``preset`` (None: chosen elsewhere)."""
+        return getattr(self, preset)
+
+    def parse(self, text):
+        """The value of ``text`` (a string or a number); ValueError saying what is wrong.
+
+        >>> NAMED_SETTINGS["expand_after"].parse("3"), NAMED_SETTINGS["rave_equiv"].parse(300)
+        (3, 300.0)
+        """
+        try:
+            number = self.kind(text)
+        except ValueError:
+            kind = "an integer" if self.kind is int else "a number"
+            raise ValueError(f"{self.name}={text}: not {kind}") from None
+        if not math.isfinite(number) or number < 0:
+            raise ValueError(f"{self.name}={text}: must be a finite number >= 0")
+        return number
+
+
+# eq. 8.1: sqrt(ln(parent plays) / (5 * plays)).
+THESIS_EXPLORATION = math.sqrt(1.0 / 5.0)
+# Beside RAVE and the priors a small UCT term still matters: without it a move whose AMAF
+# value the playouts spoil is never tried (Fuego's 9x9 suites: 315 -> 327 of 499 at 0.05);
+# 0.1 found as many but lost in games (benchmarks/RESULTS.md, "A small exploration term").
+STRONG_EXPLORATION = 0.05
+
+# The named settings, in the order --list-settings and kata-list-params show them. The rest
+# of a preset (final_by, reuse_tree) is its identity (:mod:`mcgo.search.presets`).
+NAMED_SETTINGS = {s.name: s for s in (
+    Setting("exploration", float, "C of the UCT term C * sqrt(ln(parent visits) / visits)",
+            strong=STRONG_EXPLORATION, thesis=THESIS_EXPLORATION, slot=0),
+    Setting("rave", int, "1: blend the AMAF (RAVE) values into each move's value, 0: no",
+            strong=1, thesis=0, slot=1),
+    Setting("rave_equiv", float, "visits at which a move's own and its AMAF value weigh alike",
+            strong=1000.0, thesis=0.0, slot=2),
+    Setting("priors", int, "1: virtual wins and losses from the playout rules at expansion, 0: no",
+            strong=1, thesis=0, slot=3),
+    Setting("expand_after", int, "a leaf gets its children once it has this many visits",
+            strong=2, thesis=1, slot=4),
+    Setting("skip_eyes", int, "1: never search the filling of one's own true eye, 0: search it",
+            strong=1, thesis=0, slot=7),
+    Setting("first_play", float, "value of an unvisited move without priors",
+            strong=1.0, thesis=1e9, slot=8),
+    Setting("virtual_loss", float,
+            "visits without wins put on a path a thread is playing (tree parallel)",
+            strong=1.0, thesis=1.0, slot=9),
+    Setting("model_prior", float, "virtual visits of the learned move model's prior (with --model)",
+            strong=None, thesis=None, slot=10),
+    Setting("model_depth", int, "the model's prior only on moves this many plies from the root "
+                                "or fewer (0: at every depth); deeper nodes get the playout "
+                                "rules alone",
+            strong=4, thesis=0, slot=11),
+    Setting("model_prior_shape", int, "0: model_prior visits, won in proportion to P(move) / "
+                                      "P(best); 1: model_prior * sqrt(P(move)) visits, all won "
+                                      "(Pachi's form)",
+            strong=0, thesis=0, slot=12),
+    Setting("bonus_visits", float, "0: the root bonus (case base, --cfg-prior) is added to a root "
+                                   "move's value, as the thesis does; V > 0: a bonus b becomes "
+                                   "V * b virtual visits, all won, which the search's own visits "
+                                   "outweigh",
+            strong=0.0, thesis=0.0),
+    Setting("corner_prior", float, "virtual visits, all won, of the 4-4 point of an empty corner "
+                                   "at the root on 15x15 and up; the other corner points in "
+                                   "proportion to the professionals' choice of them (0: none)",
+            strong=0.0, thesis=0.0),
+)}
 
 
 def for_size(value, size):
@@ -150,19 +201,22 @@ def parse_settings(texts):
     out = {}
     for text in texts:
         name, sep, value = text.partition("=")
-        name = name.strip()
         if not sep:
             raise ValueError(f"{text!r}: give NAME=VALUE")
+        out.update(check_settings({name.strip(): value}))
+    return out
+
+
+def check_settings(values):
+    """``values`` (``{name: value}``, a value a number or its text) as the named settings'
+    values; ValueError saying what is wrong.
+
+    >>> check_settings({"priors": "0", "exploration": 0.1})
+    {'priors': 0, 'exploration': 0.1}
+    """
+    out = {}
+    for name, value in values.items():
         if name not in NAMED_SETTINGS:
             raise ValueError(f"unknown setting {name!r}; choose from {', '.join(NAMED_SETTINGS)}")
-        kind, _ = NAMED_SETTINGS[name]
-        try:
-            number = kind(value)
-        except ValueError:
-            raise ValueError(f"{name}={value}: not a{'n integer' if kind is int else ' number'}") from None
-        if not math.isfinite(number) or number < 0:
-            raise ValueError(f"{name}={value}: must be a finite number >= 0")
-        if number > SETTING_MAXIMA.get(name, math.inf):
-            raise ValueError(f"{name}={value}: must be at most {SETTING_MAXIMA[name]:g}")
-        out[name] = number
+        out[name] = NAMED_SETTINGS[name].parse(value)
     return out

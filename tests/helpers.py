@@ -14,6 +14,7 @@ from sgfmill import boards
 import mcgo
 from mcgo.board import coords
 from mcgo.gtp.controller import GtpFailure
+from mcgo.config import EngineConfig
 from mcgo.gtp.engine import Engine
 
 SESSION_PLAYOUTS = 200
@@ -57,11 +58,11 @@ class Session:
     """The GTP engine in-process, with a ``send`` like :class:`GtpEngine`'s: the answer
     text, or :class:`GtpFailure` for a ``?`` answer. ``raw`` gives the whole reply."""
 
-    def __init__(self, **options):
+    def __init__(self, verbose=False, **options):
+        """``options``: the fields of the engine's :class:`mcgo.config.EngineConfig`."""
         self.out = io.StringIO()
         options.setdefault("playouts", SESSION_PLAYOUTS)
-        options.setdefault("verbose", False)
-        self.engine = Engine(out=self.out, **options)
+        self.engine = Engine(EngineConfig(**options), out=self.out, verbose=verbose)
 
     def raw(self, line):
         start = self.out.tell()

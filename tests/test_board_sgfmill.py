@@ -77,10 +77,9 @@ class Lockstep:
         if self.ref_ko is not None:
             assert int(board.info[K.KO_COLOR]) == (mcgo.BLACK if self.ref_ko_colour == "b" else mcgo.WHITE)
         assert self.size * self.size - int(board.info[K.NEMPTY]) == self.ref_count["b"] + self.ref_count["w"]
-        # The last two moves the playouts' shape steps look next to (a pass is PASS).
+        # The last move the playouts' shape steps look next to (a pass is PASS).
         points = [p for _, p in board.moves]
         assert int(board.info[K.LAST_MOVE]) == (points[-1] if points else -1)
-        assert int(board.info[K.LAST_MOVE2]) == (points[-2] if len(points) > 1 else -1)
 
     def ref_after(self, rc, colour):
         """A copy of sgfmill's board after the move, and the returned ko point."""

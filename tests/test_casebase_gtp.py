@@ -16,8 +16,8 @@ GAME = (b"(;SZ[19]KM[6.5];B[pd];W[dp];B[pq];W[dd];B[fq];W[cn];B[jp];W[qo];B[qn];
 
 
 def session_after(moves, advisor, preset="thesis"):
-    session = Session(size=19, komi=6.5, preset=preset, playouts=60, seed=3)
-    session.engine.opening_advisor = advisor
+    session = Session(size=19, komi=6.5, preset=preset, playouts=60, seed=3,
+                      opening_advisor=advisor)
     for color, p in moves:
         session.send(f"play {'b' if color == mcgo.BLACK else 'w'} {mcgo.to_gtp(p, 19)}")
     return session

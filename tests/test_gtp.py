@@ -254,8 +254,7 @@ def test_mcgo_tree_shows_the_case_base_label():
             bonus[p] = 0.3
             return bonus, {p: "D4: 0.3 Jud-1982-4.sgf"}
 
-    s = Session(size=9, komi=7.0, seed=1, preset="thesis")
-    s.engine.opening_advisor = Advisor()
+    s = Session(size=9, komi=7.0, seed=1, preset="thesis", opening_advisor=Advisor())
     s.send("genmove b")
     assert "cbr[D4: 0.3 Jud-1982-4.sgf]" in s.send("mcgo-tree 80")
 
@@ -395,8 +394,7 @@ FINISHED = {
 def test_final_score_and_dead_stones_agree_with_gnugo(gnugo, name, passes, status_search):
     """... judged by the playouts, or by a tree search's ownership (``--status-search``)."""
     rows, komi = FINISHED[name]
-    ours = Session(size=9, komi=komi, seed=1)
-    ours.engine.status.search = status_search
+    ours = Session(size=9, komi=komi, seed=1, status_search=status_search)
     for engine in (ours, gnugo):
         load_rows(engine, rows, komi, passes)   # 2: a game that ended by two passes
     assert ours.send("final_score") == gnugo.send("final_score").replace(".0", "")
@@ -560,15 +558,14 @@ def test_named_settings_on_the_command_line():
     from click.testing import CliRunner
     from mcgo import options
     from mcgo.cli import main
-    from mcgo.search.presets import SETTINGS
+    from mcgo.search.presets import settings
     listed = CliRunner().invoke(main, ["gtp", "--preset", "thesis", "--list-settings"])
     assert listed.exit_code == 0
     rows = {line.split()[0]: line.split()[1] for line in listed.output.splitlines()[1:]}
     assert set(rows) == set(options.NAMED_SETTINGS)
-    assert float(rows["exploration"]) == pytest.approx(SETTINGS["thesis"]["exploration"], abs=1e-6)
-    assert float(rows["rave"]) == SETTINGS["thesis"]["rave"]
+    assert float(rows["exploration"]) == pytest.approx(settings("thesis")["exploration"], abs=1e-6)
+    assert float(rows["rave"]) == settings("thesis")["rave"]
     for bad, says in (("rave_equiv=abc", "not a number"), ("foo=1", "unknown setting 'foo'"),
-                      ("expand_after", "NAME=VALUE"), ("first_play=-1", ">= 0"),
-                      ("score_weight=1.5", "at most 1")):
+                      ("expand_after", "NAME=VALUE"), ("first_play=-1", ">= 0")):
         result = CliRunner().invoke(main, ["gtp", "--set", bad])
         assert result.exit_code == 2 and says in result.output, (bad, result.output)

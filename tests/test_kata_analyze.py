@@ -27,6 +27,7 @@ import pytest
 import mcgo
 from mcgo.board import coords
 from helpers import Session, fails, load_rows
+from mcgo.config import EngineConfig
 from mcgo.gtp.engine import Engine, command_names
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -144,7 +145,8 @@ def analyze(engine, out, command, lines=2, timeout=60.0):
 
 def engine_on(rows=None, size=9, komi=7.0, **options):
     out = io.StringIO()
-    engine = Engine(size=size, komi=komi, out=out, verbose=False, seed=1, **options)
+    engine = Engine(EngineConfig(size=size, komi=komi, seed=1, **options), out=out,
+                    verbose=False)
     if rows:
         session = _Sender(engine, out)
         load_rows(session, rows, komi)
@@ -300,6 +302,24 @@ def test_kata_params_change_what_the_engine_reports_and_does():
                 "maxVisits lots", "maxTime -2", "numSearchThreads 0", "exploration"):
         assert fails(gtp, f"kata-set-param {bad}"), bad
     assert float(gtp.send("kata-get-param rave_equiv")) == 250.0     # a refusal changes nothing
+
+
+def test_kata_set_param_configures_the_engine_as_set_does():
+    """``kata-set-param NAME V`` after the start and ``--set NAME=V`` at the start (the
+    engine's ``settings``) give one configuration: the same search (its tree, grown with an
+    expansion threshold no leaf reaches, holds the root and its children only) and the same
+    pass check, whose search keeps the threads and the settings."""
+    by_set = Session(size=9, komi=7.0, seed=1, playouts=300, settings={"expand_after": 10 ** 6})
+    by_gtp = Session(size=9, komi=7.0, seed=1, playouts=300)
+    by_gtp.send("kata-set-param expand_after 1000000")
+    assert by_gtp.engine.config == by_set.engine.config
+    assert by_gtp.send("genmove b") == by_set.send("genmove b")
+    for session in (by_set, by_gtp):
+        assert session.engine.search.trees[0].used == 1 + 81 + 1   # the root, its moves, pass
+        session.send("kata-set-param numSearchThreads 2")
+        check = session.engine.player.pass_search.config
+        assert check.threads == 2 and check.settings == {"expand_after": 10 ** 6}
+    assert by_gtp.engine.config == by_set.engine.config
 
 
 def test_kata_get_rules_names_area_scoring_and_positional_superko():

@@ -12,8 +12,7 @@ import helpers
 from mcgo.board import kernels as K
 from mcgo.cli import main
 from mcgo.models.movemodel import open_model
-from mcgo.options import MODEL_PLAYOUT_POLICIES
-from mcgo.playout import learned_policy, playout_tables
+from mcgo.playout import MODEL_POLICIES, learned_policy, playout_tables
 from mcgo.tactics import eyes
 
 SAMPLES = 60000
@@ -107,7 +106,7 @@ def test_never_fills_its_own_true_eye(model):
     assert counts.sum() == 20000
 
 
-@pytest.mark.parametrize("policy", MODEL_PLAYOUT_POLICIES)
+@pytest.mark.parametrize("policy", MODEL_POLICIES)
 def test_playouts_use_the_given_model(model, policy):
     """The default model, given or not, plays the same playouts; a uniform model others."""
     board = mcgo.Board(9)
@@ -121,7 +120,7 @@ def test_playouts_use_the_given_model(model, policy):
     assert len(playout_tables("pattern", None)[0]) == 1      # placeholders for other policies
 
 
-@pytest.mark.parametrize("policy", MODEL_PLAYOUT_POLICIES)
+@pytest.mark.parametrize("policy", MODEL_POLICIES)
 def test_gtp_genmove_with_the_policy(policy):
     result = CliRunner().invoke(main, ["gtp", "--policy", policy, "--playouts", "200",
                                        "--quiet", "--casebase", "none"],
@@ -135,7 +134,7 @@ def test_gtp_genmove_with_the_policy(policy):
 
 def test_bench_measures_the_learned_policy_beside_the_others():
     from mcgo.apps.bench import run_bench
-    from mcgo.cli import BENCH_POLICIES
+    from mcgo.commands import BENCH_POLICIES
     assert "learned" in BENCH_POLICIES and "pattern" in BENCH_POLICIES   # so `--policy all` has it
     row = run_bench("learned", 9, seconds=0.2, threads=1, start="midgame", seed=1)
     assert row["policy"] == "learned" and row["playouts"] > 0

@@ -21,6 +21,7 @@ from helpers import stones_of_rows
 from mcgo.board import coords
 from mcgo.cli import main
 from mcgo.gtp.controller import GtpEngine
+from mcgo.config import EngineConfig
 from mcgo.gtp.engine import Engine
 from mcgo.apps.terminal import play_in_terminal
 
@@ -87,8 +88,8 @@ def stones(board):
 
 
 def new_engine(rows=None, to_move=mcgo.BLACK, komi=7.0, playouts=int(PLAYOUTS)):
-    engine = Engine(size=SIZE, komi=komi, playouts=playouts, seed=1, verbose=False,
-                    out=io.StringIO())
+    engine = Engine(EngineConfig(size=SIZE, komi=komi, playouts=playouts, seed=1),
+                    verbose=False, out=io.StringIO())
     if rows:
         placed = list(stones_of_rows(rows))
         engine.board.setup(black=[p for c, p in placed if c == mcgo.BLACK],

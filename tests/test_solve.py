@@ -92,8 +92,7 @@ def test_the_one_move_player_never_fills_its_own_eye():
 
 
 def test_gtp_player_cfg_answers_and_honours_allow():
-    session = Session(size=9, playouts=10)
-    session.engine.move_player = CfgPlayer(open_scorer("cfg"))
+    session = Session(size=9, playouts=10, move_player=CfgPlayer(open_scorer("cfg")))
     for colour in "bwbw":
         move = session.send(f"genmove {colour}")
         assert move != "resign"
@@ -155,12 +154,11 @@ def test_a_heavy_scorer_prior_makes_the_search_play_the_scorers_move():
     E5 the board is symmetric: D4, D6, F4 and F6 score the same, and the search may take any.)"""
     scorer = open_scorer("cfg")
     for seed in (1, 2, 3, 4):
-        session = Session(size=9, playouts=200, seed=seed)
+        session = Session(size=9, playouts=200, seed=seed, move_scorer=scorer, cfg_prior=100.0)
         session.send("play b E5")
         board = session.engine.board.copy()
         legal = board.legal_moves()
         scores = scorer.score_moves(board, legal, WHITE)
         best = {coords.to_gtp(p, 9) for p, s in zip(legal, scores) if s == scores.max()}
         assert len(best) < len(legal) // 4           # the bonus singles out a few moves
-        session.engine.player.move_prior = (scorer, 100.0)
         assert session.send("genmove w") in best, seed

@@ -3,7 +3,8 @@
 # GNU Go and Pachi at several strengths, komi 7, GNU Go referee. Resumable: run it again.
 #   tools/make_9x9_games.sh OUT_DIR [JOBS]
 # The first five matches and most of the sixth were played before --model auto (mcgo's 9x9 default
-# since commit 2899c21); add --model none to mcgo:... to repeat them exactly.
+# since commit 2899c21); add --model none to mcgo:... to repeat them exactly. The lgrf policy of
+# m2000l-m2000 left mcgo at issue 45 (commit cf96a27 has it): that match resumes only there.
 # Pachi is $MCGO_PACHI or pachi on PATH (see the README). Then: mcgo learn extract OUT_DIR ... --size 9
 set -euo pipefail
 out=${1:?usage: tools/make_9x9_games.sh OUT_DIR [JOBS]}

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from mcgo.board import PASS, coords  # noqa: E402
 from mcgo.casebase import OpeningAdvisor  # noqa: E402
 from mcgo.train.casebase_build import build_casebase  # noqa: E402
+from mcgo.config import EngineConfig  # noqa: E402
 from mcgo.gtp.engine import Engine  # noqa: E402
 from mcgo.sgf import SgfError, read_game  # noqa: E402
 
@@ -44,9 +45,9 @@ def run_arm(records, sims, advisor, seed, limit_games=None):
     count = 0
     by_move = [[0, 0] for _ in range(MOVES)]
     for g, record in enumerate(records[:limit_games]):
-        engine = Engine(size=19, komi=record.komi or 6.5, preset="thesis", playouts=sims,
-                        seed=seed + g, verbose=False, threads=1)
-        engine.opening_advisor = advisor
+        engine = Engine(EngineConfig(size=19, komi=record.komi or 6.5, preset="thesis",
+                                     playouts=sims, seed=seed + g, opening_advisor=advisor),
+                        verbose=False)
         for n, (color, p) in enumerate(record.moves[:MOVES], start=1):
             if p == PASS:
                 break

@@ -18,6 +18,7 @@ import time
 import click
 
 from mcgo.board import PASS, coords
+from mcgo.config import EngineConfig
 from mcgo.gtp.engine import Engine
 import mcgo.search.search
 from mcgo.train.split import SPLITS, TEST, game_key, split_of
@@ -72,8 +73,8 @@ def main(sims, model_path, preset, limit, seed, folder, part, prior_visits):
     count = 0
     start = time.perf_counter()
     for g, record in enumerate(games):
-        engine = Engine(size=19, komi=record.komi or 6.5, preset=preset, playouts=sims,
-                        seed=seed + g, verbose=False, threads=1, model=model)
+        engine = Engine(EngineConfig(size=19, komi=record.komi or 6.5, preset=preset,
+                                     playouts=sims, seed=seed + g, model=model), verbose=False)
         if record.setup.black or record.setup.white:
             continue                                  # handicap games: not an opening
         for color, p in record.moves[:MOVES]:

@@ -21,6 +21,7 @@ moves and set-ups (:mod:`mcgo.board.history`) that undo walks back, and names of
 
 import numpy as np
 
+from .. import options
 from . import coords
 from . import kernels as K
 from .history import Move, Setup
@@ -33,6 +34,8 @@ PASS = K.PASS
 ZOBRIST_SEED = 0x6D63676F  # "mcgo": one fixed table per size, so hashes are reproducible
 _zobrist_tables = {}
 
+# Komi of a board made without one: the engine's default (GTP's komi before a komi command).
+DEFAULT_KOMI = options.DEFAULT_KOMI
 REASONS = {K.OCCUPIED: "occupied", K.KO: "ko", K.SUICIDE: "suicide"}
 
 AREA = "area"             # Chinese, AGA, New Zealand, Tromp-Taylor: stones plus surrounded points
@@ -102,7 +105,7 @@ class Board:
     EMPTY = EMPTY
     PASS = PASS
 
-    def __init__(self, size=19, komi=7.5, superko=True, scoring=AREA):
+    def __init__(self, size=19, komi=DEFAULT_KOMI, superko=True, scoring=AREA):
         coords.check_size(size)
         self.size = size
         self.komi = float(komi)
@@ -293,7 +296,6 @@ class Board:
         info[K.KO_POINT] = PASS
         info[K.PASSES] = 0
         info[K.LAST_MOVE] = -1
-        info[K.LAST_MOVE2] = -1
         self._undo_stack.append((self.pts, self.info))
         self.pts, self.info = pts, info
         self.history.append(entry)

@@ -54,10 +54,7 @@ STAMP = 9         # last stamp written into MARK
 PASSES = 10       # consecutive passes
 LAST_MOVE = 11
 MOVE_COUNT = 12
-LAST_MOVE2 = 13   # the move before LAST_MOVE (-1: none yet)
-LAST_KO = 14      # the point of the latest simple ko (a stone just taken there), PASS if none
-LAST_KO_AT = 15   # MOVE_COUNT after the move that made it
-NINFO = 16
+NINFO = 13
 
 # Answers of ``legality``.
 LEGAL = 0
@@ -80,7 +77,6 @@ def new_position(size):
     info[TO_MOVE] = BLACK
     info[KO_POINT] = PASS
     info[LAST_MOVE] = -1
-    info[LAST_MOVE2] = -1
     ne = 0
     for p in range(n):
         x = p % w
@@ -248,7 +244,6 @@ def _merge_chains(pts, big, small):
 def play_legal(pts, info, zob, p, color):
     """Play ``color`` at ``p``, which the caller knows to be legal; returns stones captured."""
     info[MOVE_COUNT] += 1
-    info[LAST_MOVE2] = info[LAST_MOVE]
     info[LAST_MOVE] = p
     info[TO_MOVE] = 3 - color
     info[KO_POINT] = PASS
@@ -349,8 +344,6 @@ def play_legal(pts, info, zob, p, color):
     if captured == 1 and ko_candidate != PASS and pts[SIZE, head] == 1 and pts[LIBS, head] == 1:
         info[KO_POINT] = ko_candidate
         info[KO_COLOR] = opp
-        info[LAST_KO] = ko_candidate
-        info[LAST_KO_AT] = info[MOVE_COUNT]
     return captured
 
 

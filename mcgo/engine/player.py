@@ -34,7 +34,7 @@ from ..board.kernels import BLACK, EMPTY, PASS
 from ..tactics.atari import is_self_atari
 from ..tactics.eyes import is_true_eye
 from ..playout import mean_ownership
-from ..search.search import DEFAULT_MEMORY_MB, DEFAULT_PARALLEL, REUSE_LIMIT, Search
+from ..search.search import REUSE_LIMIT, Search
 from ..judge.status import SETTLED, border_left, dame_left, estimate, is_settled, judge, score_without
 from .timecontrol import MIN_THINK, TimeControl
 
@@ -71,21 +71,19 @@ class Player:
     ``clock`` the game's :class:`~mcgo.engine.timecontrol.TimeControl`.
     """
 
-    def __init__(self, preset=options.DEFAULT_PRESET, policy=options.DEFAULT_POLICY, threads=1,
-                 seed=0, playouts=None,
-                 seconds=None, resign=DEFAULT_RESIGN, max_memory_mb=DEFAULT_MEMORY_MB,
-                 parallel=DEFAULT_PARALLEL, verbose=True, model=None, settings=None):
+    def __init__(self, config=None, playouts=None, seconds=None, resign=DEFAULT_RESIGN,
+                 verbose=True, opening_advisor=None, move_prior=None, **search_fields):
+        """``config``: the search's :class:`mcgo.config.SearchConfig`, or its fields as
+        ``search_fields``."""
         self.playouts = playouts
         self.seconds = seconds
         self.resign = resign
         self.verbose = verbose
-        self.search = Search(preset=preset, policy=policy, threads=threads, seed=seed,
-                             max_memory_mb=max_memory_mb, parallel=parallel, model=model,
-                             **(settings or {}))
+        self.search = Search(config, **search_fields)
         self.clock = TimeControl()
-        self.opening_advisor = None
+        self.opening_advisor = opening_advisor
         # Seed 000's scorer as a bonus on the root's moves: (Scorer, weight), or None.
-        self.move_prior = None
+        self.move_prior = move_prior
         self.last_labels = None      # the advice's labels for the last search
         self._pass_search = None     # made on the first pass check
         self._lost_at = set()        # move numbers at which the search found the game lost
@@ -97,6 +95,13 @@ class Player:
     def set_seed(self, seed):
         self.search.set_seed(seed)
         self._pass_search = None
+
+    def reconfigure(self, **changes):
+        """Search with ``changes`` to the configuration from now on, the pass check too
+        (:meth:`mcgo.search.Search.reconfigure`)."""
+        self.search.reconfigure(**changes)
+        if self._pass_search is not None:
+            self._pass_search.reconfigure(**changes)
 
     def new_game(self):
         """Forget the trees (a new board); the next game's search draws other random numbers."""
@@ -110,9 +115,7 @@ class Player:
         and the case base, on a throw-away search; returns the seconds it took."""
         start = time.perf_counter()
         board = Board(WARM_UP_SIZE, komi=komi)
-        Search(preset=self.search.preset, policy=self.search.policy, seed=self.seed,
-               parallel=self.search.parallel, model=self.search.model).run(
-                   board, playouts=WARM_UP_PLAYOUTS)
+        self.search.copy().run(board, playouts=WARM_UP_PLAYOUTS)
         estimate(board, playouts=WARM_UP_PLAYOUTS, policy="pattern", seed=self.seed)
         if self.search.ownership_prior is not None:          # its kernels, on any size
             self.search.ownership_prior[0].move_areas(board.pts, board.info, board.to_move)
@@ -236,19 +239,6 @@ class Player:
             return s.model_setting(board, name)
         return s.settings[name]
 
-    def set_setting(self, name, value):
-        """The named search setting ``name`` for the next searches, the pass check's too
-        (the trees are kept)."""
-        for s in (self.search, self.pass_search):
-            s.settings[name] = value
-            s.overrides[name] = value
-
-    def set_threads(self, threads):
-        """Search with ``threads`` threads from now on, the pass check too (new trees)."""
-        for s in (self.search, self.pass_search):
-            s.threads = threads
-            s.clear()
-
     def resigns(self, board, lost):
         """Resign only when the search found the game lost (``lost``) at this move and at the
         ``RESIGN_STREAK - 1`` own moves before it: a misjudged fight rarely looks lost three
@@ -285,14 +275,13 @@ class Player:
 
     @property
     def pass_search(self):
-        """The search of the pass check: the main search's settings and seed, and the
-        check's share of its memory (it runs that share of the simulations)."""
+        """The search of the pass check: the main search's settings and seed, the check's
+        share of its memory (it runs that share of the simulations), and none of its
+        priors from models (the check reads the playouts' verdict on a pass)."""
         if self._pass_search is None:
-            s = self.search
-            self._pass_search = Search(preset=s.preset, policy=s.policy, threads=s.threads,
-                                       seed=s.seed,
-                                       max_memory_mb=s.max_memory_mb * PASS_CHECK_SHARE,
-                                       parallel=s.parallel, **s.overrides)
+            self._pass_search = self.search.copy(
+                max_memory_mb=self.search.max_memory_mb * PASS_CHECK_SHARE, model=None,
+                ownership_prior=None, evaluator_prior=None)
         return self._pass_search
 
 

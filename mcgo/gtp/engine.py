@@ -37,6 +37,7 @@ from ..board import coords
 from ..board.board import Board
 from ..board.history import Move
 from ..board.kernels import BLACK, WHITE
+from ..config import EngineConfig
 from ..models.ownership.model import SHIPPED, open_ownership
 from ..models.ownership.network import NetworkError
 from ..search.movefilter import MoveFilter, MoveFilterError
@@ -58,33 +59,57 @@ class Engine:
 
     _ident = ""                  # the id of the command being answered
 
-    def __init__(self, size=DEFAULT_SIZE, komi=DEFAULT_KOMI, preset=options.DEFAULT_PRESET,
-                 policy=options.DEFAULT_POLICY, threads=1, seed=0, playouts=None, seconds=None,
-                 resign=DEFAULT_RESIGN, max_memory_mb=options.DEFAULT_MEMORY_MB, out=None,
-                 verbose=True, parallel=options.DEFAULT_PARALLEL, model=None, settings=None,
-                 ponder=False, rules=options.DEFAULT_RULES):
+    def __init__(self, config=None, out=None, verbose=True):
+        """``config``: the :class:`mcgo.config.EngineConfig` (default: the defaults);
+        ``out``: where the answers go (stdout); ``verbose``: search summaries on stderr."""
+        self.config = config = EngineConfig() if config is None else config
         self.out = out if out is not None else sys.stdout
-        self.ponder = ponder         # search on after our move, for the opponent's reply
-        self.move_player = None      # a player that chooses without search (--player cfg)
-        self.seed = seed = options.normalize_seed(seed)
-        self.policy = policy
-        self.threads = threads
         self.verbose = verbose
-        self.player = Player(preset=preset, policy=policy, threads=threads, seed=seed,
-                             playouts=playouts, seconds=seconds, resign=resign,
-                             max_memory_mb=max_memory_mb, parallel=parallel, verbose=verbose,
-                             model=model, settings=settings)
-        self.status = Status(playouts=STATUS_PLAYOUTS, policy="pattern", seed=seed,
-                             threads=threads)
+        self.ponder = config.ponder   # search on after our move, for the opponent's reply
+        # A player that chooses without search (--player cfg, td, playout), or None.
+        self.move_player = config.move_player
+        self.player = Player(config.search, playouts=config.playouts, seconds=config.seconds,
+                             resign=config.resign, verbose=verbose,
+                             opening_advisor=config.opening_advisor,
+                             move_prior=(config.move_scorer, config.cfg_prior)
+                             if config.cfg_prior else None)
+        self.status = Status(playouts=STATUS_PLAYOUTS, policy="pattern", seed=config.seed,
+                             threads=config.threads, ownership_model=config.ownership_net,
+                             corner_net=config.corner_net, search=config.status_search)
         self.received_at = None      # when the command being answered arrived
         self._out_lock = threading.Lock()
         self._analysis = None        # (thread, stop event, closes an answer) running now
         self._ponder_position = None  # the board to ponder on while it stays the position
         self._shown_net = None       # the shipped network, loaded when mcgo-ownership asks
-        self.scoring = options.rules_scoring(rules)     # the board's: "area" or "territory"
-        self.every_stone_counts = options.counts_every_stone(rules)   # Tromp-Taylor, CGOS
+        self.scoring = options.rules_scoring(config.rules)   # the board's: "area" or "territory"
+        self.every_stone_counts = options.counts_every_stone(config.rules)   # Tromp-Taylor, CGOS
         self.capture_dead = False    # Fuego's go_param_rules capture_dead: every genmove cleans up
-        self._new_board(size, komi)
+        if config.playout_player:
+            self.use_playout_player()
+        self._new_board(config.size, config.komi)
+
+    def configure(self, **changes):
+        """Play with ``changes`` to the configuration from now on (:meth:`EngineConfig.replace`:
+        ``settings`` are added to the named settings changed so far): the searches' settings
+        keep their trees, a thread count starts new ones."""
+        self.config = self.config.replace(**changes)
+        self.player.reconfigure(**changes)
+
+    @property
+    def policy(self):
+        return self.config.policy
+
+    @property
+    def seed(self):
+        return self.config.seed
+
+    @seed.setter
+    def seed(self, seed):
+        self.config = self.config.replace(seed=seed)
+
+    @property
+    def threads(self):
+        return self.config.threads
 
     def warm_up(self):
         """Load the search and scoring kernels now (compile them, with a cold Numba cache),
@@ -124,15 +149,6 @@ class Engine:
             except NetworkError as e:
                 raise GtpError(str(e)) from None
         return self._shown_net
-
-    def use_ownership_prior(self, visits, model=None):
-        """Give the root's children a network's 1-ply prior with ``visits`` virtual visits
-        (0: none; a dict: by board size, as :data:`mcgo.models.ownership.model.AUTO_PRIOR_VISITS`):
-        ``model``'s, by default :attr:`ownership_model`'s."""
-        model = self.ownership_model if model is None else model
-        if visits and model is None:
-            raise ValueError("the ownership prior needs an ownership network")
-        self.player.search.ownership_prior = (model, visits) if visits else None
 
     @property
     def opening_advisor(self):
@@ -197,7 +213,7 @@ class Engine:
     def set_seed(self, seed):
         """Any integer, reduced modulo 2^64 (:func:`mcgo.options.normalize_seed`), for the
         search, the chain status and the playout player."""
-        self.seed = options.normalize_seed(seed)
+        self.seed = seed
         self.player.set_seed(self.seed)
         self.status.seed = self.seed
         if self.plays_playout_policy:
@@ -215,12 +231,12 @@ class Engine:
         return self.player.setting(name, self.board)
 
     def set_setting(self, name, value):
-        self.player.set_setting(name, value)
+        """The named search setting ``name`` for the next searches (the trees are kept)."""
+        self.configure(settings={name: value})
 
     def set_threads(self, threads):
         """Search (and judge ownership, ``mcgo-ownership``) with ``threads`` threads."""
-        self.threads = threads
-        self.player.set_threads(threads)
+        self.configure(threads=threads)
 
     def set_move_filter(self, clauses):
         """The search's move filter for this command from ``allow``/``avoid`` words

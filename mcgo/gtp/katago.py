@@ -36,7 +36,7 @@ def kata_get_param(engine, args):
     name = args[0]
     if name in options.NAMED_SETTINGS:
         value = engine.setting(name)
-        return str(int(value)) if options.NAMED_SETTINGS[name][0] is int else f"{value:g}"
+        return str(int(value)) if options.NAMED_SETTINGS[name].kind is int else f"{value:g}"
     if name in LIMIT_PARAMS:
         value = getattr(engine.player, LIMIT_PARAMS[name])
         return "none" if value is None else f"{value:g}"

@@ -85,7 +85,7 @@ def parse_param(text):
     log = len(parts) == 3
     if not 0 <= low < high or (log and low <= 0):
         raise TuneError(f"{text!r}: need 0 <= LOW < HIGH (and LOW > 0 on a log scale)")
-    integer = options.NAMED_SETTINGS[name][0] is int
+    integer = options.NAMED_SETTINGS[name].kind is int
     if integer and (low != int(low) or high != int(high)):
         raise TuneError(f"{text!r}: {name} takes whole numbers")
     return ParamSpec(name, low, high, log, integer)

@@ -12,16 +12,13 @@ Policies, each in a file of its own:
 * ``learned`` (:mod:`.learned_policy`): each move drawn in proportion to the learned move
   model's gamma near the last two moves, a cheap base weight elsewhere;
 * ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders and nakade too;
-* ``lgrf`` (:mod:`.lgrf_policy`): the last good reply to the last two moves or the last
-  move that earlier simulations of the thread taught it (Baier and Drake's LGRF-2), else
-  the pattern playout;
 * ``guided`` (:mod:`.guided_policy`): the pattern playout whose random last step is drawn by
-  the learned move model among a few random playable points;
-* ``pattern2`` (:mod:`.pattern2_policy`): the pattern playout whose shapes may also be next
-  to the move before the last (Pachi's ``pattern2``);
-* ``ko`` (:mod:`.ko_policy`): the pattern playout that retakes a ko when its ban is over;
-* ``capture`` (:mod:`.capture_policy`): the pattern playout that, finding no local move,
-  takes a chain its own previous move put in atari.
+  the learned move model among a few random playable points.
+
+``learned``, ``tactical`` and ``guided`` are extensions: no default plays them (their A/B
+results are in benchmarks/RESULTS.md); they stay for the 19x19 playouts still to be
+measured. Each is its file and its line in the registry, nothing more: the default
+search neither reads nor allocates anything for them.
 
 What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
 a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)
@@ -32,10 +29,10 @@ Adding a policy ``NAME``: one new file and one registry line.
 1. Write ``mcgo/playout/NAME_policy.py`` with a kernel
    ``play_out(pts, info, zob, pat3, work, rng, owner, record, model)`` that plays the
    position to the end in place, writes the final owners into ``owner`` and returns the moves
-   played (``work``: the thread's work arrays, :func:`new_work`, its scratch rows, the
-   ladder reader's space and the ``lgrf`` reply tables; ``model``: the learned move
-   model's arrays, :func:`model_tables`;
-   most ignore it). A policy that chooses one move at a time writes ``choose_move(pts, info,
+   played (``work``: the thread's work arrays, :func:`new_work`: its scratch rows and the
+   ladder reader's space; ``model``: the learned move model's arrays, :func:`model_tables`;
+   most ignore it, and one that reads it says so with ``READS_MODEL = True``, so that it
+   gets the shipped model when none is given). A policy that chooses one move at a time writes ``choose_move(pts, info,
    zob, pat3, work, rng, color)`` and returns ``common.play_moves(choose_move, ...)`` (see
    :mod:`.random_policy`).
 2. Append ``"NAME"`` to :data:`mcgo.options.PLAYOUT_POLICIES` (its place there is its
@@ -71,14 +68,15 @@ import numpy as np
 from .. import options
 from ..board import coords
 from .common import RECORD_COLORS
-from .dispatch import NO_RECORD, POLICY_NAMES, first_move_counts, new_work, run_batch, run_playout
-from .learned_policy import model_tables, playout_tables
+from .dispatch import (MODEL_POLICIES, NO_RECORD, POLICY_NAMES, first_move_counts, new_work,
+                       playout_tables, run_batch, run_playout)
+from .learned_policy import model_tables
 from .patterns import pattern_table
 from .scoring import board_array, mean_ownership
 
 __all__ = ["simulate", "ownership", "first_moves", "policy_id", "shape_table", "PlayoutStats",
            "POLICY_NAMES", "run_batch", "run_playout", "new_work", "NO_RECORD", "RECORD_COLORS",
-           "board_array", "mean_ownership", "model_tables", "playout_tables"]
+           "board_array", "mean_ownership", "model_tables", "playout_tables", "MODEL_POLICIES"]
 
 _shape_table = None
 NO_OWNERSHIP = np.zeros(0, dtype=np.int32)

@@ -18,35 +18,41 @@ import importlib
 import numpy as np
 
 from .. import options
-from ..board.kernels import BOARDSIZE, LAST_MOVE, copy_position
+from ..board.kernels import BOARDSIZE, copy_position
 from ..jit import allocating_kernel, kernel
-from .common import MOVE_CAP_FACTOR, RECORD_COLORS, seed_rng
+from .common import RECORD_COLORS, seed_rng
 from ..tactics.ladder import new_ladder_space
 from .fill_policy import SCRATCH_ROWS
-from .lgrf_policy import (PLAYOUT_BEFORE_LAST, REPLY1, REPLY2, SLOTS, learn_record,
-                          new_reply_tables)
+from .learned_policy import default_model, model_tables
 from .scoring import add_owner, black_win_value
 
 NO_RECORD = np.zeros(0, dtype=np.int32)  # keep no moves
 NO_POLICY = -1                           # run_playout's answer to an unknown number
 
 POLICY_NAMES = {name: number for number, name in enumerate(options.PLAYOUT_POLICIES)}
-LGRF_POLICY = POLICY_NAMES["lgrf"]       # the policy that learns replies after a simulation
 POLICY_MODULES = {name: importlib.import_module(f".{name}_policy", __package__)
                   for name in options.PLAYOUT_POLICIES}
+# The policies whose playouts read the learned move model: their files say so (READS_MODEL).
+MODEL_POLICIES = tuple(name for name, module in POLICY_MODULES.items()
+                       if getattr(module, "READS_MODEL", False))
+
+
+def playout_tables(policy, model):
+    """The ``model`` tuple for a playout of ``policy`` (a name): ``model``'s tables, the
+    default model's when ``policy`` reads a model (:data:`MODEL_POLICIES`) and ``model``
+    is None, else placeholders."""
+    if model is None and policy in MODEL_POLICIES:
+        model = default_model()
+    return model_tables(model)
 
 
 @allocating_kernel
 def new_work(size):
-    """A playout's work arrays for a ``size`` board, made once per thread: ``(rows, ladder,
-    reply1, reply2, lgr_moves)``: the int32 scratch rows of the policies (``SCRATCH_ROWS`` x
-    ``W*W``), the ladder reader's space (:func:`mcgo.tactics.ladder.new_ladder_space`), and
-    the last-good-reply tables of the ``lgrf`` policy and its move slots
-    (:func:`.lgrf_policy.new_reply_tables`), which persist from one playout to the next."""
+    """A playout's work arrays for a ``size`` board, made once per thread: ``(rows,
+    ladder)``: the int32 scratch rows of the policies (``SCRATCH_ROWS`` x ``W*W``) and the
+    ladder reader's space (:func:`mcgo.tactics.ladder.new_ladder_space`)."""
     w = size + 2
-    reply1, reply2, lgr_moves = new_reply_tables(size)
-    return (np.zeros((SCRATCH_ROWS, w * w), dtype=np.int32), new_ladder_space(size),
-            reply1, reply2, lgr_moves)
+    return np.zeros((SCRATCH_ROWS, w * w), dtype=np.int32), new_ladder_space(size)
 
 
 def _run_playout_source(names):
@@ -82,29 +88,21 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum, model):
     :func:`run_playout` (one tuple per thread: its last array is scratch).
 
     Returns ``(black_wins, moves)``: wins count a jigo as half. When ``owner_sum`` is not
-    empty, adds +1 for every point black owns at the end and -1 for every white point.
-    The ``lgrf`` policy learns its replies from each playout (the move before the
-    position's last one is unknown here)."""
+    empty, adds +1 for every point black owns at the end and -1 for every white point."""
     pts = np.empty_like(pts0)
     info = np.empty_like(info0)
     size = info0[BOARDSIZE]
     work = new_work(size)
     owner = np.zeros(pts0.shape[1], dtype=np.int8)
-    learns = policy == LGRF_POLICY
-    record = np.zeros(MOVE_CAP_FACTOR * size * size + 1 if learns else 0, dtype=np.int32)
+    record = np.zeros(0, dtype=np.int32)
     rng = seed_rng(seed)
     accumulate = owner_sum.shape[0] == pts0.shape[1]
     black_wins = 0.0
     moves = 0
     for _ in range(n):
         copy_position(pts0, info0, pts, info)
-        n_moves = run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model)
-        moves += n_moves
-        result = black_win_value(owner, komi)
-        black_wins += result
-        if learns:
-            learn_record(work[REPLY1], work[REPLY2], work[SLOTS][PLAYOUT_BEFORE_LAST],
-                         info0[LAST_MOVE], record, min(n_moves, record.shape[0]), result)
+        moves += run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model)
+        black_wins += black_win_value(owner, komi)
         if accumulate:
             add_owner(owner_sum, owner)
     return black_wins, moves

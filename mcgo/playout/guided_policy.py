@@ -17,7 +17,7 @@ per simulation and lost at equal CPU (0.29); with the pattern gamma alone, 0.58 
 simulations and 0.49 at equal CPU (0.72 of the rate). Not the default.
 
 The model is the ``model`` tuple of :func:`.learned_policy.model_tables`; without one given,
-the shipped default model (:data:`mcgo.options.MODEL_PLAYOUT_POLICIES`).
+the shipped default model (:data:`READS_MODEL`, :func:`.dispatch.playout_tables`).
 """
 
 import numpy as np
@@ -32,6 +32,7 @@ from .common import (MOVE_CAP_FACTOR, REJECT_SELF_ATARI, random_below, random_mo
 from .learned_policy import random_unit
 from .pattern_policy import NAKADE_ROW, shape_move, urgent_move
 
+READS_MODEL = True     # its playouts read the learned move model (the shipped one unless given)
 FALLBACK_CANDIDATES = 4   # playable points the model chooses among
 FALLBACK_TRIES = 8        # random empty points drawn to find them
 
@@ -74,7 +75,7 @@ def choose_move(pts, info, zob, pat3, work, rng, color, model):
         move = urgent_move(pts, info, zob, work, last, color, False)
         if move != PASS:
             return move
-    move = shape_move(pts, info, pat3, work, rng, last, color, False, False)
+    move = shape_move(pts, info, pat3, work, rng, last, color, False)
     if move != PASS:
         return move
     return model_weighted_move(pts, info, rng, color, model, work[0][NAKADE_ROW])

@@ -55,8 +55,6 @@ import functools
 
 import numpy as np
 
-from .. import options
-
 from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL, NEMPTY, PASS,
                              PASSES, TO_MOVE, WIDTH, legality, owner_map, play_legal)
 from ..jit import allocating_kernel, inline_kernel, kernel
@@ -67,6 +65,7 @@ from ..tactics.eyes import is_true_eye
 from .common import (MOVE_CAP_FACTOR, REJECT_SELF_ATARI, SELF_ATARI_KEEP_ONE_IN, next_random,
                      random_below, random_move, record_move, seed_rng)
 
+READS_MODEL = True     # its playouts read the learned move model (the shipped one unless given)
 NEAR_RADIUS = 2        # near points: Manhattan distance 1..2 of the last two moves
 FAR_TRIES = 8          # random empty points tried for a far move (then the near choice)
 MARK_ROW = 0           # the row of ``scratch`` that marks the near points (cleared again)
@@ -97,14 +96,6 @@ def model_tables(model):
 def default_model():
     """The shipped default move model, loaded once."""
     return open_model("default")
-
-
-def playout_tables(policy, model):
-    """The ``model`` tuple for a playout of ``policy`` (a name): ``model``'s tables, the
-    default model's when ``policy`` is ``learned`` and ``model`` is None, else placeholders."""
-    if model is None and policy in options.MODEL_PLAYOUT_POLICIES:
-        model = default_model()
-    return model_tables(model)
 
 
 @inline_kernel

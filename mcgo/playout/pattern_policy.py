@@ -23,7 +23,7 @@ of it 0.520 over 151, the answer for both sides with the throw-ins 0.45 over 81:
 benchmarks/RESULTS.md), so the default stays this plain pattern playout.
 """
 
-from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LAST_MOVE2, LEGAL,
+from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL,
                              NEMPTY, PASS, WIDTH, legality)
 from ..jit import inline_kernel, kernel
 from ..tactics.atari import capture_or_escape
@@ -54,28 +54,24 @@ def neighbourhood_code(pts, w, p):
 
 
 @kernel
-def pattern_move(pts, info, pat3, rng, last, color, self_atari_rule, scratch, previous):
-    """Step 2: a uniformly chosen empty neighbour of the last move that matches a shape
-    (self-atari by ``self_atari_rule``, see :func:`.common.rejects_self_atari`); with a
-    ``previous`` move (a point; -1 or PASS: none), a neighbour of that one too, as Pachi's
-    ``pattern2`` (a point next to both counts twice)."""
+def pattern_move(pts, info, pat3, rng, last, color, self_atari_rule, scratch):
+    """Step 2: a uniformly chosen empty neighbour of the last move ``last`` (a point) that
+    matches a shape (self-atari by ``self_atari_rule``, see
+    :func:`.common.rejects_self_atari`)."""
     w = info[WIDTH]
     chosen = PASS
     found = 0
-    for centre in (last, previous):
-        if centre <= 0:
+    for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1,
+              last - w - 1, last - w, last - w + 1):
+        if pts[COLOR, q] != EMPTY or pat3[neighbourhood_code(pts, w, q)] == 0:
             continue
-        for q in (centre + w - 1, centre + w, centre + w + 1, centre - 1, centre + 1,
-                  centre - w - 1, centre - w, centre - w + 1):
-            if pts[COLOR, q] != EMPTY or pat3[neighbourhood_code(pts, w, q)] == 0:
-                continue
-            if not playable(pts, info, q, color):
-                continue
-            if rejects_self_atari(pts, w, q, color, rng, self_atari_rule, scratch):
-                continue
-            found += 1
-            if random_below(rng, found) == 0:
-                chosen = q
+        if not playable(pts, info, q, color):
+            continue
+        if rejects_self_atari(pts, w, q, color, rng, self_atari_rule, scratch):
+            continue
+        found += 1
+        if random_below(rng, found) == 0:
+            chosen = q
     return chosen
 
 
@@ -117,47 +113,44 @@ def urgent_move(pts, info, zob, work, last, color, tactical):
 
 
 @inline_kernel
-def shape_move(pts, info, pat3, work, rng, last, color, tactical, second):
-    """Steps 2 and 3: a shape next to ``last`` (skipped when it is not a point), or with
-    ``second`` next to the move before it too, else a free point in an empty area; PASS if
-    neither is found."""
-    previous = info[LAST_MOVE2] if second else -1
-    if last > 0 or previous > 0:
+def shape_move(pts, info, pat3, work, rng, last, color, tactical):
+    """Steps 2 and 3: a shape next to ``last`` (skipped when it is not a point), else a
+    free point in an empty area; PASS if neither is found."""
+    if last > 0:
         move = pattern_move(pts, info, pat3, rng, last, color, self_atari_rule_of(tactical),
-                            work[0][NAKADE_ROW], previous)
+                            work[0][NAKADE_ROW])
         if move != PASS:
             return move
     return free_area_move(pts, info, rng, color)
 
 
 @inline_kernel
-def shape_or_random_move(pts, info, pat3, work, rng, last, color, tactical, second):
+def shape_or_random_move(pts, info, pat3, work, rng, last, color, tactical):
     """Steps 2 to 4: :func:`shape_move`, else a random move; PASS when nothing is left to
     play."""
-    move = shape_move(pts, info, pat3, work, rng, last, color, tactical, second)
+    move = shape_move(pts, info, pat3, work, rng, last, color, tactical)
     if move != PASS:
         return move
     return random_move(pts, info, rng, color, self_atari_rule_of(tactical), work[0][NAKADE_ROW])
 
 
 @inline_kernel
-def choose_move_with(pts, info, zob, pat3, work, rng, color, tactical, second):
+def choose_move_with(pts, info, zob, pat3, work, rng, color, tactical):
     """The pattern policy's move for ``color``, or with ``tactical`` the tactical policy's
-    (ladders, nakade, throw-ins), with ``second`` the shapes next to the move before the
-    last too (the ``pattern2`` policy); PASS when nothing is left to play."""
+    (ladders, nakade, throw-ins); PASS when nothing is left to play."""
     last = info[LAST_MOVE]
     if last > 0:
         move = urgent_move(pts, info, zob, work, last, color, tactical)
         if move != PASS:
             return move
-    return shape_or_random_move(pts, info, pat3, work, rng, last, color, tactical, second)
+    return shape_or_random_move(pts, info, pat3, work, rng, last, color, tactical)
 
 
 @inline_kernel
 def choose_move(pts, info, zob, pat3, work, rng, color):
     """The pattern policy's move for ``color`` (the tactical reading costs about a third of
     the playout speed); PASS when nothing is left to play."""
-    return choose_move_with(pts, info, zob, pat3, work, rng, color, False, False)
+    return choose_move_with(pts, info, zob, pat3, work, rng, color, False)
 
 
 @kernel

@@ -21,25 +21,6 @@ def black_win_value(owner, komi):
 
 
 @kernel
-def black_value(owner, komi, score_weight, points):
-    """Black's value of a finished playout for the search: ``1 - score_weight`` of it from
-    who won (:func:`black_win_value`), ``score_weight`` from the score, mapped from
-    ``[-points, points]`` (``points``: the board's points) onto ``[0, 1]``. A small weight
-    (Fuego's score modification, 0.02 there) keeps the search after the biggest win or
-    smallest loss once every move wins or every move loses, where win and loss alone
-    leave it to play anything; a jigo is worth 0.5 either way."""
-    win = black_win_value(owner, komi)
-    if score_weight == 0.0:
-        return win
-    score = area_of(owner) - komi
-    if score > points:
-        score = points
-    elif score < -points:
-        score = -points
-    return (1.0 - score_weight) * win + score_weight * (0.5 + 0.5 * score / points)
-
-
-@kernel
 def add_owner(owner_sum, owner):
     """Add a playout's final owners to ``owner_sum``: +1 per black point, -1 per white one."""
     for p in range(owner.shape[0]):

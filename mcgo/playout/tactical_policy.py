@@ -20,7 +20,7 @@ from .pattern_policy import choose_move_with
 @inline_kernel
 def choose_move(pts, info, zob, pat3, work, rng, color):
     """The tactical policy's move for ``color``; PASS when nothing is left to play."""
-    return choose_move_with(pts, info, zob, pat3, work, rng, color, True, False)
+    return choose_move_with(pts, info, zob, pat3, work, rng, color, True)
 
 
 @kernel

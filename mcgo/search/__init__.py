@@ -6,6 +6,7 @@
 * :mod:`.opening`: opening knowledge at the root (the empty corners first);
 * :mod:`.kernels`: selection, expansion, playout and backup (Numba);
 * :mod:`.search`: :class:`Search` (limits, threads, tree reuse, the final choice);
+* :mod:`.results`: what a search found (:class:`MoveStats`, :class:`SearchResult`);
 
 The players that use it are in :mod:`mcgo.engine`, the end-of-game judge in
 :mod:`mcgo.judge`.

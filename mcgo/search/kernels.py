@@ -19,26 +19,22 @@ tree move is legal before playing it, so even a torn read cannot corrupt its pos
 
 import math
 
-from ..board.kernels import (BLACK, BOARDSIZE, EMPTIES, LAST_MOVE, LEGAL, NEMPTY, PASS, PASSES,
-                             TO_MOVE, WIDTH, copy_position, legality, owner_map, play_legal)
+from ..board.kernels import (BLACK, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE, WIDTH,
+                             copy_position, legality, owner_map, play_legal)
 from ..jit import kernel
 from ..playout.common import RECORD_COLORS, random_below
-from ..playout.dispatch import LGRF_POLICY, run_playout
-from ..playout.lgrf_policy import (PLAYOUT_BEFORE_LAST, REPLY1, REPLY2, ROOT_BEFORE_LAST, SLOTS,
-                                   learn_record, learn_reply)
-from ..playout.scoring import add_owner, black_value
+from ..playout.dispatch import run_playout
+from ..playout.scoring import add_owner, black_win_value
 from ..tactics.eyes import is_true_eye
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_MODEL_DEPTH,
                       P_MODEL_PRIOR, P_MODEL_SHAPE, P_POLICY, P_PRIORS, P_RAVE, P_RAVE_EQUIV,
-                      P_SCORE_WEIGHT, P_SKIP_EYES, P_TERRITORY, P_VIRTUAL_LOSS, P_VITAL_PRIOR,
-                      P_WIDEN, P_WIDEN_FACTOR, P_WIDEN_VISITS)
+                      P_SKIP_EYES, P_TERRITORY, P_VIRTUAL_LOSS)
 from .priors import PRIOR_CLOSED_PASS, set_model_priors, set_priors
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT,
                    MODEL_PRIORED, MOVE, NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS,
                    PRIOR_WINS, REFUSED, ROOT, VISITS, WINS)
 
 NEG_INF = -1e300
-WIDEN_RANKED = 64     # progressive widening ranks this many children; beyond them all are open
 
 
 @kernel
@@ -104,9 +100,7 @@ def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, m
     if params[P_PRIORS] != 0.0:
         closed_pass = PRIOR_CLOSED_PASS if params[P_TERRITORY] != 0.0 else 0.0
         set_priors(ints[MOVE], floats, first, count, pts, info, zob, pat3, work[1], color,
-                   params[P_VITAL_PRIOR], closed_pass, work[0])
-    if params[P_WIDEN] != 0.0:
-        rank_children(ints, floats, first, count)
+                   closed_pass, work[0])
     state[NEXT_FREE] = first + count
     # Publish last: another thread sees the children only once they are complete.
     ints[FIRST_CHILD, node] = first
@@ -134,92 +128,23 @@ def child_value(floats, c, log_parent, params):
 
 
 @kernel
-def select_child(ints, floats, params, node, widen):
+def select_child(ints, floats, params, node):
     """The child of ``node`` with the highest value (first among equals) among its children
-    that are not blocked: with ``widen``, among the first :func:`open_children` of them
-    only (the root is not widened: its children carry the case base's bonus and the root
-    evaluators' priors, which come after the ranking); -1 if none."""
+    that are not blocked; -1 if none."""
     first = ints[FIRST_CHILD, node]
     count = ints[NUM_CHILDREN, node]
     parent_visits = floats[VISITS, node]
     log_parent = math.log(parent_visits) if parent_visits > 1.0 else 0.0
-    left = open_children(params, count, parent_visits) if widen else count
     best = -1
     best_value = NEG_INF
     for c in range(first, first + count):
-        if left == 0:
-            break
         if ints[BLOCKED, c] != 0:
             continue
-        left -= 1
         v = child_value(floats, c, log_parent, params)
         if v > best_value:
             best_value = v
             best = c
     return best
-
-
-@kernel
-def open_children(params, count, visits):
-    """How many of a node's ``count`` children (ranked by :func:`rank_children`) the search
-    may choose among after ``visits`` visits: all without progressive widening; with it,
-    progressive unpruning as Chaslot et al. (2008) give it: ``widen`` (k_init) at first, and
-    the k-th once the visits pass A * B^(k - k_init), A = ``widen_visits``, B =
-    ``widen_factor`` (Mango: 5, 50, 1.3); all once more than ``WIDEN_RANKED`` are open."""
-    k = int(params[P_WIDEN])
-    if k == 0:
-        return count
-    a = params[P_WIDEN_VISITS]
-    b = params[P_WIDEN_FACTOR]
-    threshold = a * b
-    while visits > threshold and k <= WIDEN_RANKED:
-        k += 1
-        threshold *= b
-    if k > WIDEN_RANKED or k >= count:
-        return count
-    return k
-
-
-@kernel
-def prior_lead(floats, c):
-    """How far the priors put child ``c`` above an even prior: virtual wins less half the
-    virtual visits (it ranks the ratio shape's equal visits by their wins, the sqrt shape's
-    all-won visits by their number)."""
-    return floats[PRIOR_WINS, c] - 0.5 * floats[PRIOR_VISITS, c]
-
-
-@kernel
-def swap_nodes(ints, floats, a, b):
-    """Exchange nodes ``a`` and ``b`` (siblings) in the pool, their children following."""
-    for r in range(ints.shape[0]):
-        t = ints[r, a]
-        ints[r, a] = ints[r, b]
-        ints[r, b] = t
-    for r in range(floats.shape[0]):
-        x = floats[r, a]
-        floats[r, a] = floats[r, b]
-        floats[r, b] = x
-    for c in range(ints[FIRST_CHILD, a], ints[FIRST_CHILD, a] + ints[NUM_CHILDREN, a]):
-        ints[PARENT, c] = a
-    for c in range(ints[FIRST_CHILD, b], ints[FIRST_CHILD, b] + ints[NUM_CHILDREN, b]):
-        ints[PARENT, c] = b
-
-
-@kernel
-def rank_children(ints, floats, first, count):
-    """Put the ``WIDEN_RANKED`` children from column ``first`` with the largest
-    :func:`prior_lead` first, best first (a partial selection sort; equal ones keep the
-    expansion's random order)."""
-    for i in range(min(count, WIDEN_RANKED)):
-        best = first + i
-        best_lead = prior_lead(floats, best)
-        for c in range(first + i + 1, first + count):
-            lead = prior_lead(floats, c)
-            if lead > best_lead:
-                best = c
-                best_lead = lead
-        if best != first + i:
-            swap_nodes(ints, floats, first + i, best)
 
 
 @kernel
@@ -266,36 +191,6 @@ def backup(ints, floats, params, path, depth, root_to_move, black_result, record
 
 
 @kernel
-def move_before_leaf(ints, path, depth, root_last, root_before):
-    """The move before the last move of the position at ``path[depth]``: a tree move, or
-    the root's last move (``root_last``) or the one before it (``root_before``)."""
-    if depth >= 2:
-        return ints[MOVE, path[depth - 1]]
-    if depth == 1:
-        return root_last
-    return root_before
-
-
-@kernel
-def learn_replies(ints, path, depth, root_to_move, root_last, work, record, n_record,
-                  black_result):
-    """The ``lgrf`` policy's update after a simulation (:func:`.lgrf_policy.learn_reply`):
-    over the tree moves of the path, then the playout's, each after the two moves before it
-    (at the root, the game's last two)."""
-    reply1 = work[REPLY1]
-    reply2 = work[REPLY2]
-    before = work[SLOTS][ROOT_BEFORE_LAST]
-    previous = root_last
-    for d in range(1, depth + 1):
-        move = ints[MOVE, path[d]]
-        learn_reply(reply1, reply2, before, previous, move, mover_of_depth(root_to_move, d),
-                    black_result)
-        before = previous
-        previous = move
-    learn_record(reply1, reply2, before, previous, record, n_record, black_result)
-
-
-@kernel
 def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, work,
                   owner, record, amaf_color, path, rng, owner_sum, model, forbid):
     """One simulation: descend from the root by ``select_child``, expand the leaf when it
@@ -318,7 +213,7 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
             if not expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng,
                           model, forbid, depth + 1):
                 break
-        child = select_child(ints, floats, params, node, node != root)
+        child = select_child(ints, floats, params, node)
         if child < 0:
             break
         move = ints[MOVE, child]
@@ -333,7 +228,6 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
         node = child
     n_record = 0
     policy = int(params[P_POLICY])
-    learns = policy == LGRF_POLICY
     territory = params[P_TERRITORY] != 0.0
     if info[PASSES] >= 2 and not territory:
         owner_map(pts, info, owner)     # area: two passes end the game, every stone counts
@@ -342,25 +236,18 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
             # Under territory scoring the dead stones come off at the count: let the
             # playout find them, as if no one had passed.
             info[PASSES] = 0
-        if learns:
-            work[SLOTS][PLAYOUT_BEFORE_LAST] = move_before_leaf(
-                ints, path, depth, info0[LAST_MOVE], work[SLOTS][ROOT_BEFORE_LAST])
         n_record = run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model)
         if n_record > record.shape[0]:
             n_record = record.shape[0]
-    size = info0[BOARDSIZE]
     komi = params[P_KOMI]
     if territory:
         # Territory is area less the stones placed. The playout's moves are free: most of
         # them fill territory where a real game would pass. The tree's are not, so the
         # search can tell a needed move from a point given away, and pass.
         komi += placed
-    black_result = black_value(owner, komi, params[P_SCORE_WEIGHT], size * size)
+    black_result = black_win_value(owner, komi)
     backup(ints, floats, params, path, depth, root_to_move, black_result, record, n_record,
            amaf_color)
-    if learns:
-        learn_replies(ints, path, depth, root_to_move, info0[LAST_MOVE], work, record,
-                      n_record, black_result)
     if owner_sum.shape[0] == owner.shape[0]:
         add_owner(owner_sum, owner)
     return n_record
@@ -428,8 +315,6 @@ def complete_model_priors(ints, floats, params, pts0, info0, zob, pts, info, mod
                                  pattern_lg, group_lg, diamond_keys, diamond_lg, vals)
                 for c in range(first, first + count):
                     floats[PRIOR_WINS, c] += saved[c - first]
-                if params[P_WIDEN] != 0.0:
-                    rank_children(ints, floats, first, count)
                 ints[MODEL_PRIORED, node] = 1
                 done += 1
         if depth + 2 <= max_depth:      # the children's children are within the depth

@@ -7,9 +7,7 @@ MoGo 3x3 shape next to the last move, a free 3rd or 4th line point in an empty a
 virtual losses (a self-atari, running out of a working ladder, the 1st or 2nd line in an
 empty area, a pass while a border is still open by
 :func:`~mcgo.tactics.geometry.has_open_region`; under territory scoring, virtual wins of a
-pass once none is); with the ``vital_prior`` setting, the vital point of a small eyespace
-gets virtual wins too, and a nakade throw-in no losses. The real playouts soon outweigh
-them; they only decide which moves the search looks at first. The rules themselves live in
+pass once none is). The real playouts soon outweigh them; they only decide which moves the search looks at first. The rules themselves live in
 :mod:`mcgo.tactics`, shared with the playouts.
 
 With a learned move model (:mod:`mcgo.models.movemodel`, ``mcgo gtp --model FILE``), each new
@@ -28,7 +26,6 @@ from ..playout.pattern_policy import neighbourhood_code
 from ..tactics.atari import capture_or_escape, is_capture, is_self_atari
 from ..tactics.ladder import ladder_attack, ladder_captures, ladder_threat
 from ..tactics.liberties import extension_liberties
-from ..tactics.nakade import is_vital_point, makes_nakade
 from ..tactics.geometry import (FIRST_GOOD_LINE, edge_distance, has_open_region, in_empty_area,
                                 is_good_line, is_next_to)
 from .tree import PRIOR_VISITS, PRIOR_WINS
@@ -82,19 +79,14 @@ def leaves_the_ladder(pts, w, p, head, color):
 
 
 @kernel
-def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, color, vital,
+def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, color,
                closed_pass, rows):
     """Give the ``count`` children starting at column ``first`` (moves in ``ints_moves``)
     their prior virtual visits and wins in the position ``(pts, info)`` (``ladder``: the
-    thread's ladder space, :mod:`mcgo.tactics.ladder`). ``vital`` (the ``vital_prior``
-    setting): virtual wins of the vital point of a small eyespace
-    (:func:`mcgo.tactics.nakade.is_vital_point`), and then a nakade throw-in
-    (:func:`mcgo.tactics.nakade.makes_nakade`) is no self-atari to punish, as in the
-    playouts. 0 reads none. ``closed_pass``: virtual wins of a pass once no border is open
-    (:data:`PRIOR_CLOSED_PASS` under territory scoring, 0 under area scoring). ``rows``:
-    int32 scratch rows, one entry per point (the playout's work rows): the eyespace readers
-    use row 0, the pass's open-region test rows 1 and 2."""
-    scratch = rows[0]
+    thread's ladder space, :mod:`mcgo.tactics.ladder`). ``closed_pass``: virtual wins of
+    a pass once no border is open (:data:`PRIOR_CLOSED_PASS` under territory scoring, 0
+    under area scoring). ``rows``: int32 scratch rows, one entry per point (the playout's
+    work rows): the pass's open-region test uses rows 1 and 2."""
     w = info[WIDTH]
     size = info[BOARDSIZE]
     last = info[LAST_MOVE]
@@ -129,11 +121,8 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, c
             add_prior(floats, c, PRIOR_CAPTURE, PRIOR_CAPTURE)
         if p == escape:
             add_prior(floats, c, PRIOR_ESCAPE, PRIOR_ESCAPE)
-        if is_self_atari(pts, w, p, color) and not (vital != 0.0
-                                                    and makes_nakade(pts, w, p, color, scratch)):
+        if is_self_atari(pts, w, p, color):
             add_prior(floats, c, PRIOR_SELF_ATARI, 0.0)
-        if vital != 0.0 and is_vital_point(pts, w, p, scratch):
-            add_prior(floats, c, vital, vital)
         if p == attack or (threat != PASS and leaves_the_ladder(pts, w, p, threat, color)):
             add_prior(floats, c, PRIOR_LADDER, PRIOR_LADDER)
         elif runs_into_ladder(pts, info, zob, ladder, p, color):

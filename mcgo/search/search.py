@@ -25,8 +25,6 @@ becomes V * bonus virtual visits, all won, on the root's children.
 
 import threading
 import time
-from dataclasses import dataclass, field
-from typing import Optional
 
 import numpy as np
 
@@ -34,17 +32,17 @@ from .. import options
 from ..board.board import TERRITORY
 from ..board.history import Move
 from ..board.kernels import NFIELDS, NINFO, PASS, PASSES
-from ..playout import policy_id, shape_table, thread_seed
+from ..config import SearchConfig
+from ..playout import MODEL_POLICIES, policy_id, shape_table, thread_seed
 from ..playout.learned_policy import default_model, model_tables
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.dispatch import new_work
-from ..playout.lgrf_policy import NO_MOVE, ROOT_BEFORE_LAST, SLOTS
-from ..stats import wilson_interval
 from . import kernels
-from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, P_TERRITORY, STRONG,
-                      THESIS_EXPLORATION, parameter_vector, settings)
+from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, P_TERRITORY,
+                      parameter_vector, settings)
 from .opening import corner_prior
 from .priors import MODEL_PRIOR_VISITS
+from .results import MoveStats, SearchResult
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
                    VISITS, WINS, Tree, capacity_for)
 
@@ -60,81 +58,9 @@ DEFAULT_PARALLEL = options.DEFAULT_PARALLEL
 GAME_SEED_STEP = 0x632BE5AB  # odd: the seeds of a session's games are all distinct
 
 
-@dataclass
-class MoveStats:
-    """What the search knows about one root move (root side's view)."""
-    move: int
-    visits: float
-    wins: float
-    prior_visits: float
-    prior_wins: float
-    amaf_visits: float
-    amaf_wins: float
-    bonus: float
-    pv: list = field(default_factory=list)
-
-    @property
-    def winrate(self):
-        return self.wins / self.visits if self.visits else 0.0
-
-    @property
-    def prior(self):
-        return self.prior_wins / self.prior_visits if self.prior_visits else 0.0
-
-    @property
-    def lcb(self):
-        """Lower end of the Wilson 95% interval of the win rate (0 when unvisited)."""
-        if self.visits <= 0:
-            return 0.0
-        return wilson_interval(self.wins, self.visits)[0]
-
-    def uct(self, parent_visits, exploration=THESIS_EXPLORATION):
-        """Eq. 8.1 plus the bonus (the thesis's printed ``uct[...]``)."""
-        if not self.visits:
-            return float("inf")
-        explore = exploration * (np.log(max(parent_visits, 1)) / self.visits) ** 0.5
-        return self.winrate + explore + self.bonus
-
-
-@dataclass
-class SearchResult:
-    best_move: int
-    moves: list                 # MoveStats, most visited first
-    simulations: int
-    playout_moves: int
-    seconds: float
-    cpu_seconds: float
-    root_visits: float
-    owner_sum: Optional[np.ndarray] = None
-    stopped_early: bool = False
-
-    @property
-    def winrate(self):
-        """Win rate of the best move for the side to move (0.5 when nothing was searched)."""
-        for m in self.moves:
-            if m.move == self.best_move and m.visits:
-                return m.winrate
-        return 0.5
-
-    @property
-    def simulations_per_second(self):
-        return self.simulations / self.seconds if self.seconds else float("nan")
-
-
 # model_tables(model): the arrays the tree kernels (priors) and the playouts (the learned
 # policy) read of a learned move model (placeholders for None); new_work(size): the thread's
-# playout work arrays (scratch rows, the ladder space, the lgrf policy's reply tables: these
-# last from one search to the next within a game, as Baier and Drake's do, and go with the
-# workers at a new game or board size).
-
-
-def move_before_last(board):
-    """The point of the move before ``board``'s last move, when both are moves (a pass is
-    ``PASS``); -1 otherwise (the ``lgrf`` playouts' replies to the last two moves need it)."""
-    history = board.history
-    if len(history) >= 2 and isinstance(history[-1], Move) and isinstance(history[-2], Move):
-        return history[-2].point
-    return NO_MOVE
+# playout work arrays (scratch rows, the ladder space).
 
 
 def game_seed(seed, games):
@@ -176,50 +102,69 @@ class Worker:
 
 
 class Search:
-    """A UCT searcher for one engine: keeps its trees between moves (``strong``)."""
+    """A UCT searcher for one engine: keeps its trees between moves (``strong``).
 
-    def __init__(self, preset=STRONG, policy="auto", threads=1, seed=0,
-                 max_memory_mb=DEFAULT_MEMORY_MB, parallel=DEFAULT_PARALLEL, model=None,
-                 **overrides):
-        if parallel not in PARALLEL_MODES:
-            raise ValueError(f"unknown parallel mode {parallel!r}; choose from "
-                             f"{', '.join(PARALLEL_MODES)}")
-        self.preset = preset
-        self.settings = settings(preset)
-        self.settings.update(overrides)
-        self.overrides = overrides
-        self.model = model          # a mcgo.models.movemodel.MoveModel for the tree's priors, or None
-        self.policy = policy
-        self.policy_number = policy_id(policy)
-        # The learned playouts need a model even when the tree uses none for its priors.
-        self.playout_model = default_model() if model is None \
-            and policy in options.MODEL_PLAYOUT_POLICIES else model
-        self.threads = max(1, int(threads))
-        self.parallel = parallel
-        self.seed = seed
+    Built from a :class:`mcgo.config.SearchConfig`, or from its fields
+    (``Search(seed=1, policy="pattern", rave=0)``: a named setting by its name).
+    :meth:`copy` is the one way to get another search like it."""
+
+    def __init__(self, config=None, **fields):
+        self.config = SearchConfig.of(config, **fields)
         self.games = 0              # games searched since the seed was set (see new_game)
-        self.max_memory_mb = max_memory_mb
         self.workers = None
         self._key = None            # (size, komi, scoring, move filter) the trees were grown for
         self._root_history = None   # the game's history (moves, set-ups) up to the trees' roots
         self._root_to_move = None   # and the side to move there
         self.last_result = None
         self.last_board = None
-        # Seed 003's 1-ply ranker as a prior of the root's children: (OwnershipModel,
-        # virtual visits, or a dict of them by board size), or None. Given once per root
-        # node (a reused root keeps it).
-        self.ownership_prior = None
-        # Seed 002's ECFG outcome evaluator of the position after each root move, the same
-        # way: (OutcomeModel, virtual visits), or None.
-        self.evaluator_prior = None
         self._prior_roots = set()
         # The moves the next searches may not try (:class:`~.movefilter.MoveFilter`, the
         # GUIs' allow and avoid), or None; the trees are grown anew when it changes.
         self.move_filter = None
+        self._configured()
+
+    def _configured(self):
+        """Read :attr:`config` into the values the search uses."""
+        config = self.config
+        self.settings = settings(config.preset)
+        self.settings.update(config.settings)
+        self.overrides = dict(config.settings)
+        self.policy_number = policy_id(config.policy)
+        # The learned playouts need a model even when the tree uses none for its priors.
+        self.playout_model = default_model() if config.model is None \
+            and config.policy in MODEL_POLICIES else config.model
+
+    def copy(self, **changes):
+        """A new search (no trees) of this one's configuration with ``changes``
+        (:meth:`mcgo.config.SearchConfig.replace`)."""
+        return Search(self.config.replace(**changes))
+
+    def reconfigure(self, **changes):
+        """Search with ``changes`` to the configuration from now on: named settings keep
+        the trees, any other change starts new ones."""
+        self.config = self.config.replace(**changes)
+        self._configured()
+        if set(changes) - {"settings"}:
+            self.clear()
+
+    preset = property(lambda self: self.config.preset)
+    policy = property(lambda self: self.config.policy)
+    threads = property(lambda self: self.config.threads)
+    parallel = property(lambda self: self.config.parallel)
+    seed = property(lambda self: self.config.seed)
+    max_memory_mb = property(lambda self: self.config.max_memory_mb)
+    # A mcgo.models.movemodel.MoveModel for the tree's priors, or None.
+    model = property(lambda self: self.config.model)
+    # Seed 003's 1-ply ranker as a prior of the root's children: (OwnershipModel, virtual
+    # visits, or a dict of them by board size), or None; seed 002's ECFG outcome evaluator
+    # of the position after each root move, the same way: (OutcomeModel, visits), or None.
+    # Given once per root node (a reused root keeps it).
+    ownership_prior = property(lambda self: self.config.ownership_prior)
+    evaluator_prior = property(lambda self: self.config.evaluator_prior)
 
     # ------------------------------------------------------------------ trees
     def set_seed(self, seed):
-        self.seed = options.normalize_seed(seed)
+        self.config = self.config.replace(seed=seed)
         self.games = 0
         self.workers = None
 
@@ -445,9 +390,6 @@ class Search:
             else np.zeros((3, board.pts.shape[1]), dtype=np.int32)
         self._prepare(board, move_filter)
         self._prepare_root(board, params, root_bonus, forbid)
-        before = move_before_last(board)
-        for w in self.workers:
-            w.work[SLOTS][ROOT_BEFORE_LAST] = before
         start = time.perf_counter()
         cpu_start = time.thread_time() if self.threads == 1 else time.process_time()
         for w in self.workers:

@@ -25,7 +25,6 @@ Each module holds one kind of reading, as Numba ``kernel``s on a position's arra
   (:func:`~.nakade.nakade_point`), and the nakade answer to the last move
   (:func:`~.nakade.nakade_answer`).
 
-* :mod:`.ko`: the retake of the latest ko once its ban is over (:func:`~.ko.ko_retake`).
 * :mod:`.two_liberties`: chains with two liberties next to the last move: save an own one
   (:func:`~.two_liberties.save_two_liberties`), capture the opponent's when it cannot get
   out (:func:`~.two_liberties.capture_two_liberties`).

@@ -191,7 +191,8 @@ def is_vital_point(pts, w, p, scratch):
     a :func:`walled_region` of 3 to 6 points, which may already hold the other side's
     stones (placed inside, or left to be captured), with a shape of the table above whose
     vital point is ``p``. The wall's owner lives there and the other side kills there, so
-    the tree's priors may favour the point for both (the ``vital_prior`` setting; the
+    a prior in the tree may favour the point for both (the ``vital_prior`` setting was one:
+    benchmarks/RESULTS.md; the
     playouts find it only as the answer to a move next to it, :func:`nakade_answer`)."""
     if pts[COLOR, p] != EMPTY:
         return False

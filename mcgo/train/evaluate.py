@@ -100,7 +100,7 @@ class HandPriors:
         if size not in self._ladder:
             self._ladder[size] = new_ladder_space(size)
         set_priors(moves, floats, 0, len(moves), pts, info, zobrist(size), shape_table(),
-                   self._ladder[size], color, 0.0, 0.0,
+                   self._ladder[size], color, 0.0,
                    np.zeros((3, pts.shape[1]), dtype=np.int32))
         value = floats[PRIOR_WINS] / floats[PRIOR_VISITS]
         return moves, self.sharpness * value

@@ -1,0 +1,228 @@
+"""The commands beside playing: ``mcgo bench``, ``mcgo build-casebase``, ``mcgo influence``,
+``mcgo ownership`` and ``mcgo solve`` (:func:`add_tool_commands` adds them to ``mcgo``).
+Each imports what it runs only when it runs, so that ``mcgo --help`` stays quick."""
+
+import json
+import sys
+
+import click
+
+from . import options
+from .clitypes import Number, OutputFile
+
+# ``mcgo bench`` measures the policies that play (``auto`` only picks one of them), or all.
+BENCH_POLICIES = [name for name in options.PLAYOUT_POLICIES if name != "auto"]
+POLICY_CHOICES = BENCH_POLICIES + ["all"]
+SIZE_CHOICES = ["9", "13", "19"]
+tools = []      # the commands, for add_tool_commands
+
+
+def tool(*args, **kwargs):
+    """``click.command(...)``, the command kept for :func:`add_tool_commands`."""
+    def make(function):
+        command = click.command(*args, **kwargs)(function)
+        tools.append(command)
+        return command
+    return make
+
+
+def add_tool_commands(group):
+    """Add the commands of this module to the click group ``group``."""
+    for command in tools:
+        group.add_command(command)
+
+
+@tool()
+@click.option("--policy", type=click.Choice(POLICY_CHOICES), default="all", show_default=True,
+              help="Playout policy to measure.")
+@click.option("--size", "sizes", type=click.Choice(SIZE_CHOICES), multiple=True,
+              help="Board size (repeat for several). Default: 9 and 19.")
+@click.option("--seconds", type=Number(0, min_open=True), default=3.0, show_default=True,
+              help="Measuring time per row, after a warm-up.")
+@click.option("--threads", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Threads running playouts at once.")
+@click.option("--start", type=click.Choice(["empty", "midgame", "both"]), default="both",
+              show_default=True, help="Start from the empty board, a middle-game position, or both.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the playouts' random numbers.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON on stdout.")
+def bench(policy, sizes, seconds, threads, start, seed, as_json):
+    """Measure playouts per second of each playout policy."""
+    from .apps.bench import MIDGAME_POSITIONS, format_table, machine_facts, progress_printer, run_bench
+
+    policies = BENCH_POLICIES if policy == "all" else [policy]
+    sizes = [int(s) for s in sizes] or [9, 19]
+    starts = ["empty", "midgame"] if start == "both" else [start]
+    rows = []
+    for size in sizes:
+        for where in starts:
+            if where == "midgame" and size not in MIDGAME_POSITIONS:
+                continue
+            for name in policies:
+                label = f"{name} {size}x{size} {where} x{threads}"
+                rows.append(run_bench(name, size, seconds, threads, where, seed,
+                                      progress=progress_printer(label, seconds)))
+                sys.stderr.write("\n")
+    if as_json:
+        click.echo(json.dumps(dict(machine=machine_facts(), results=rows), indent=2))
+    else:
+        click.echo(format_table(rows))
+
+
+@tool("build-casebase")
+@click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-o", "--output", type=OutputFile(), default="casebase.mcgocb",
+              show_default=True, help="Case-base file to write.")
+@click.option("--moves", type=click.IntRange(1, 1000), default=40, show_default=True,
+              help="Positions indexed per game (moves 1..N); shorter games are skipped.")
+@click.option("--size", type=click.IntRange(5, 25), default=19, show_default=True,
+              help="Board size of the case base; games of other sizes are skipped.")
+@click.option("--threshold", type=Number(0), default=None,
+              help="Influence margin (stone units) for a point to count as black or white.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Processes indexing games in parallel.")
+@click.option("--log", "log_path", type=OutputFile(), default=None,
+              help="Also write every skipped game with its reason to this file.")
+def build_casebase_command(sources, output, moves, size, threshold, jobs, log_path):
+    """Index SGF games (files, folders searched recursively, .tar.gz archives) into a case base."""
+    from .casebase import DEFAULT_THRESHOLD
+    from .train.casebase_build import build_casebase
+    from .sgf.sources import input_files, total_size
+
+    files, _ = input_files(sources)
+    if not files:
+        raise click.UsageError("no SGF files (.sgf, .mgt) or archives (.tar.gz) among the sources")
+    total = total_size(files)
+    with click.progressbar(length=total, label="indexing", file=sys.stderr,
+                           show_pos=False, show_percent=True, show_eta=True) as bar:
+        cb, report = build_casebase(sources, size=size, max_moves=moves,
+                                    threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
+                                    jobs=jobs, progress=bar.update)
+    cb.save(output)
+    if log_path:
+        with open(log_path, "w", encoding="utf-8") as f:
+            f.write("\n".join(report.skipped_messages) + "\n")
+    click.echo(report.summary())
+    click.echo(f"wrote {output} ({len(cb)} positions from {report.games_indexed} games)")
+
+
+def position_of(game, move_number):
+    """The board of the SGF file ``game`` after ``move_number`` moves and a title for its
+    picture; a one-line error when the file cannot be read or replayed."""
+    from .sgf import ReplayError, SgfError, read_game, replay
+
+    try:
+        record = read_game(game)
+        board = replay(record, max_moves=move_number)
+    except (ReplayError, SgfError) as e:
+        hint = " (use a smaller --move)" if isinstance(e, ReplayError) else ""
+        error = click.ClickException(f"{e}{hint}")
+        error.exit_code = 2        # bad input, as click's own usage errors
+        raise error from None
+    name = game.rsplit("/", 1)[-1]
+    return board, f"{name} after {min(move_number, len(record.moves))} moves"
+
+
+@tool()
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--move", "move_number", type=click.IntRange(0), default=30, show_default=True,
+              help="Show the position after this many moves.")
+@click.option("-o", "--output", type=OutputFile(), required=True,
+              help="Picture to write (.png or .svg).")
+@click.option("--threshold", type=Number(0), default=None,
+              help="Influence margin (stone units) for a point to count as black or white.")
+def influence(game, move_number, output, threshold):
+    """Draw a position of GAME.sgf beside its flow influence map (thesis figure 7.1)."""
+    from .casebase import DEFAULT_THRESHOLD
+    from .apps.casebase_picture import draw_influence
+
+    board, title = position_of(game, move_number)
+    draw_influence(board, output, DEFAULT_THRESHOLD if threshold is None else threshold,
+                   title=title)
+    click.echo(f"wrote {output}")
+
+
+@tool("ownership")
+@click.argument("game", type=click.Path(exists=True, dir_okay=False))
+@click.option("--move", "move_number", type=click.IntRange(0), default=80, show_default=True,
+              help="Show the position after this many moves.")
+@click.option("-o", "--output", type=OutputFile(), required=True,
+              help="Picture to write (.png or .svg).")
+@click.option("--net", default="dagrnn", show_default=True,
+              help="Ownership network: 'dagrnn' (shipped) or a file of `mcgo learn ownership`.")
+@click.option("--playouts", type=click.IntRange(0), default=1000, show_default=True,
+              help="Also draw the playouts' ownership from this many playouts (0: no).")
+def ownership_picture(game, move_number, output, net, playouts):
+    """Draw a position of GAME.sgf beside its ownership: seed 003's network and the playouts."""
+    from .models.ownership.model import open_ownership
+    from .models.ownership.network import NetworkError
+
+    try:
+        model = open_ownership(net)
+    except (NetworkError, FileNotFoundError) as e:
+        raise click.BadParameter(str(e), param_hint="--net")
+    board, title = position_of(game, move_number)
+    maps = [(f"network ({net})", model.ownership(board))]
+    if playouts:
+        from .playout import ownership
+        maps.append((f"playouts ({playouts})", (ownership(board, playouts=playouts) + 1) / 2))
+    from .apps.ownership_picture import draw_ownership
+    draw_ownership(board, maps, output, title=title)
+    click.echo(f"wrote {output}")
+
+
+@tool("solve")
+@click.argument("problem", type=click.Path(exists=True, dir_okay=False))
+@click.option("--move", "move_number", type=click.IntRange(0), default=None,
+              help="Solve the position after this many moves of the record [default: all].")
+@click.option("--color", type=click.Choice(["black", "white"]), default=None,
+              help="The player [default: the record's PL, else the side to move].")
+@click.option("--region", default=None, metavar="A1:G7",
+              help="The region the answer must lie in [default: the stones' bounding box "
+                   "grown by 2].")
+@click.option("--with", "method", type=click.Choice(options.SOLVE_METHODS), default="search",
+              show_default=True, help="Solve by the search, or by seed 000's move scorer.")
+@click.option("--playouts", type=click.IntRange(1), default=options.SOLVE_PLAYOUTS,
+              show_default=True, help="Simulations of the search.")
+@click.option("--scorer", default="cfg", show_default=True, metavar="cfg|FILE",
+              help="The move scorer of --with cfg: the shipped one or a file of mcgo learn cfg.")
+@click.option("--prior", type=click.FloatRange(0), default=options.SOLVE_SCORER_PRIOR, show_default=True,
+              help="Weight of the CFG scorer's value as a bonus on the search's first moves "
+                   "(0: the search alone).")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Search threads.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the search's random numbers.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+def solve_command(problem, move_number, color, region, method, playouts, scorer, prior,
+                  threads, seed, as_json):
+    """Answer the problem PROBLEM.sgf inside its region: the move, its win rate and main
+    line (search), or its score (cfg)."""
+    from .board import BLACK, coords
+    from .apps.solve import problem_board, region_points, solve
+
+    board = problem_board(problem, move_number, color)
+    try:
+        points = region_points(board, region)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--region") from None
+    if method == "cfg" or prior:
+        from .models.cfg_scorer import ScorerError, open_scorer
+        try:
+            scorer = open_scorer(scorer)
+        except ScorerError as e:
+            raise click.BadParameter(str(e), param_hint="--scorer") from None
+    answer = solve(board, points, method, playouts, options.normalize_seed(seed), scorer,
+                   threads, prior=prior)
+    who = "black" if board.to_move == BLACK else "white"
+    if as_json:
+        click.echo(json.dumps(dict(answer.as_dict(board.size), player=who), indent=2))
+        return
+    move = coords.to_gtp(answer.move, board.size)
+    if method == "cfg":
+        click.echo(f"{who} {move} (scorer value {answer.score:.3f})" if answer.score is not None
+                   else f"{who} pass (no legal move in the region)")
+    else:
+        line = " ".join(coords.to_gtp(p, board.size) for p in answer.line)
+        click.echo(f"{who} {move}: win rate {answer.winrate:.3f} after {answer.simulations} "
+                   f"simulations; main line {line}")

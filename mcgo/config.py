@@ -1,0 +1,186 @@
+"""One configuration of the engine: what ``mcgo gtp`` and ``mcgo play`` were told (options,
+presets, ``--set``) and what GTP's ``kata-set-param`` changes later, validated here once.
+
+:class:`SearchConfig` is everything a :class:`mcgo.search.Search` is built from;
+:class:`EngineConfig` adds the game (size, komi, rules), the limits, the judge and the
+advice, and builds the :class:`mcgo.gtp.engine.Engine`. Both are frozen: a change is a new
+configuration (:meth:`SearchConfig.replace`), checked as the first was. Plain Python, no
+Numba (the loaded models they may hold are whatever the caller loaded).
+
+>>> config = EngineConfig(size=9, playouts=500, settings={"rave_equiv": "300"})
+>>> config.search.settings["rave_equiv"], config.search.threads
+(300.0, 1)
+>>> EngineConfig(size=1)
+Traceback (most recent call last):
+...
+ValueError: board size 1: must be 2 to 25
+>>> SearchConfig(parallel="leaf")
+Traceback (most recent call last):
+...
+ValueError: unknown parallel mode 'leaf'; choose from tree, root
+"""
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping, Optional
+
+from . import options
+from .board.coords import MAX_SIZE, MIN_SIZE
+
+MAX_THREADS = 256           # GTP numSearchThreads; the command line allows 64
+DEFAULT_EVALUATOR_VISITS = 10.0
+
+
+def _frozen_settings(values):
+    """The named settings ``values`` checked (:func:`mcgo.options.check_settings`), read-only."""
+    return MappingProxyType(options.check_settings(dict(values or {})))
+
+
+def _check_prior(name, prior):
+    """A root prior is None or ``(model, visits)``, visits a number >= 0 or a dict by size."""
+    if prior is None:
+        return
+    if not isinstance(prior, tuple) or len(prior) != 2 or prior[0] is None:
+        raise ValueError(f"{name}: give (model, virtual visits), not {prior!r}")
+    visits = prior[1].values() if isinstance(prior[1], dict) else [prior[1]]
+    if any(not math.isfinite(v) or v < 0 for v in visits):
+        raise ValueError(f"{name}: virtual visits must be finite numbers >= 0")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """What a search is built from: the preset and the named settings changed from it, the
+    playout policy, threads, seed, memory, the learned move model of the tree's priors
+    (a :class:`mcgo.models.movemodel.MoveModel` or None) and the root evaluators' priors
+    (``ownership_prior``: seed 003's network and its virtual visits, a number or a dict by
+    board size; ``evaluator_prior``: seed 002's ECFG evaluator and its visits; or None)."""
+    preset: str = options.DEFAULT_PRESET
+    policy: str = options.DEFAULT_POLICY
+    threads: int = 1
+    seed: int = 0
+    max_memory_mb: float = options.DEFAULT_MEMORY_MB
+    parallel: str = options.DEFAULT_PARALLEL
+    model: Any = None
+    settings: Mapping[str, float] = field(default_factory=dict)
+    ownership_prior: Optional[tuple] = None
+    evaluator_prior: Optional[tuple] = None
+
+    def __post_init__(self):
+        if self.preset not in options.PRESETS:
+            raise ValueError(f"unknown preset {self.preset!r}; choose from "
+                             f"{', '.join(options.PRESETS)}")
+        if self.policy not in options.PLAYOUT_POLICIES:
+            raise ValueError(f"unknown playout policy {self.policy!r}; choose from "
+                             f"{', '.join(options.PLAYOUT_POLICIES)}")
+        if self.parallel not in options.PARALLEL_MODES:
+            raise ValueError(f"unknown parallel mode {self.parallel!r}; choose from "
+                             f"{', '.join(options.PARALLEL_MODES)}")
+        if int(self.threads) != self.threads or not 1 <= self.threads <= MAX_THREADS:
+            raise ValueError(f"threads {self.threads}: must be 1 to {MAX_THREADS}")
+        if not self.max_memory_mb > 0:
+            raise ValueError(f"max_memory_mb {self.max_memory_mb}: must be more than 0")
+        _check_prior("ownership_prior", self.ownership_prior)
+        _check_prior("evaluator_prior", self.evaluator_prior)
+        object.__setattr__(self, "threads", int(self.threads))
+        object.__setattr__(self, "seed", options.normalize_seed(self.seed))
+        object.__setattr__(self, "settings", _frozen_settings(self.settings))
+
+    def replace(self, **changes):
+        """A copy with ``changes`` (fields; ``settings`` given are added to the current
+        ones), checked again."""
+        if "settings" in changes:
+            changes["settings"] = {**self.settings, **changes["settings"]}
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def of(cls, config=None, **fields):
+        """``config``, or a configuration of ``fields``, where a named setting may be given
+        by its name (``SearchConfig.of(seed=1, rave=0)``)."""
+        if config is not None:
+            if fields:
+                raise ValueError("give a configuration or its fields, not both")
+            return config
+        names = {f.name for f in dataclasses.fields(cls)}
+        settings = dict(fields.pop("settings", None) or {})
+        for name in [n for n in fields if n not in names]:
+            if name not in options.NAMED_SETTINGS:
+                raise ValueError(f"unknown search option {name!r}")
+            settings[name] = fields.pop(name)
+        return cls(settings=settings, **fields)
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """What an engine is built from: the game it starts with (``size``, ``komi``,
+    ``rules``), the limits of a move (``playouts``, ``seconds``; neither: 1 s), resigning,
+    pondering, the search (:attr:`search`), the end-of-game judge (``ownership_net``:
+    seed 003's network for the chains the playouts leave unsure; ``corner_net``: seed 004's
+    corner net; ``status_search``: simulations of a judging search, 0: playouts) and the
+    advice (``opening_advisor``: the case base; ``move_scorer`` with ``cfg_prior``: seed
+    000's scorer as a root bonus; ``move_player``: a player that chooses without search;
+    ``playout_player``: the playout policy chooses, as Fuego's ``search_mode
+    playout_policy``)."""
+    size: int = options.DEFAULT_GTP_SIZE
+    komi: float = options.DEFAULT_KOMI
+    rules: str = options.DEFAULT_RULES
+    playouts: Optional[int] = None
+    seconds: Optional[float] = None
+    resign: float = options.DEFAULT_RESIGN
+    ponder: bool = False
+    preset: str = options.DEFAULT_PRESET
+    policy: str = options.DEFAULT_POLICY
+    threads: int = 1
+    parallel: str = options.DEFAULT_PARALLEL
+    seed: int = 0
+    max_memory_mb: float = options.DEFAULT_MEMORY_MB
+    settings: Mapping[str, float] = field(default_factory=dict)
+    model: Any = None
+    ownership_prior: Optional[tuple] = None
+    evaluator_prior: Optional[tuple] = None
+    ownership_net: Any = None
+    corner_net: Any = None
+    status_search: int = 0
+    opening_advisor: Any = None
+    move_scorer: Any = None
+    cfg_prior: float = 0.0
+    move_player: Any = None
+    playout_player: bool = False
+
+    def __post_init__(self):
+        if not MIN_SIZE <= self.size <= MAX_SIZE:
+            raise ValueError(f"board size {self.size}: must be {MIN_SIZE} to {MAX_SIZE}")
+        if not math.isfinite(self.komi):
+            raise ValueError(f"komi {self.komi}: must be a finite number")
+        options.rules_scoring(self.rules)
+        if self.playouts is not None and self.playouts < 1:
+            raise ValueError(f"playouts {self.playouts}: must be at least 1")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"seconds {self.seconds}: must be more than 0")
+        if not 0 <= self.resign <= 1:
+            raise ValueError(f"resign {self.resign}: must be a win rate, 0 to 1")
+        if self.status_search < 0:
+            raise ValueError(f"status_search {self.status_search}: must be at least 0")
+        if not self.cfg_prior >= 0:
+            raise ValueError(f"cfg_prior {self.cfg_prior}: must be at least 0")
+        if self.cfg_prior and self.move_scorer is None:
+            raise ValueError("cfg_prior needs a move scorer")
+        object.__setattr__(self, "seed", options.normalize_seed(self.seed))
+        object.__setattr__(self, "settings", _frozen_settings(self.settings))
+        self.search     # its checks
+
+    @property
+    def search(self):
+        """The :class:`SearchConfig` of the engine's search."""
+        return SearchConfig(preset=self.preset, policy=self.policy, threads=self.threads,
+                            seed=self.seed, max_memory_mb=self.max_memory_mb,
+                            parallel=self.parallel, model=self.model, settings=self.settings,
+                            ownership_prior=self.ownership_prior,
+                            evaluator_prior=self.evaluator_prior)
+
+    def replace(self, **changes):
+        """A copy with ``changes``, as :meth:`SearchConfig.replace`."""
+        if "settings" in changes:
+            changes["settings"] = {**self.settings, **changes["settings"]}
+        return dataclasses.replace(self, **changes)

@@ -1,0 +1,71 @@
+"""What a search found: each root move's statistics (:class:`MoveStats`) and the search's
+result (:class:`SearchResult`)."""
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from ..stats import wilson_interval
+from .presets import THESIS_EXPLORATION
+
+
+@dataclass
+class MoveStats:
+    """What the search knows about one root move (root side's view)."""
+    move: int
+    visits: float
+    wins: float
+    prior_visits: float
+    prior_wins: float
+    amaf_visits: float
+    amaf_wins: float
+    bonus: float
+    pv: list = field(default_factory=list)
+
+    @property
+    def winrate(self):
+        return self.wins / self.visits if self.visits else 0.0
+
+    @property
+    def prior(self):
+        return self.prior_wins / self.prior_visits if self.prior_visits else 0.0
+
+    @property
+    def lcb(self):
+        """Lower end of the Wilson 95% interval of the win rate (0 when unvisited)."""
+        if self.visits <= 0:
+            return 0.0
+        return wilson_interval(self.wins, self.visits)[0]
+
+    def uct(self, parent_visits, exploration=THESIS_EXPLORATION):
+        """Eq. 8.1 plus the bonus (the thesis's printed ``uct[...]``)."""
+        if not self.visits:
+            return float("inf")
+        explore = exploration * (np.log(max(parent_visits, 1)) / self.visits) ** 0.5
+        return self.winrate + explore + self.bonus
+
+
+@dataclass
+class SearchResult:
+    best_move: int
+    moves: list                 # MoveStats, most visited first
+    simulations: int
+    playout_moves: int
+    seconds: float
+    cpu_seconds: float
+    root_visits: float
+    owner_sum: Optional[np.ndarray] = None
+    stopped_early: bool = False
+
+    @property
+    def winrate(self):
+        """Win rate of the best move for the side to move (0.5 when nothing was searched)."""
+        for m in self.moves:
+            if m.move == self.best_move and m.visits:
+                return m.winrate
+        return 0.5
+
+    @property
+    def simulations_per_second(self):
+        return self.simulations / self.seconds if self.seconds else float("nan")
