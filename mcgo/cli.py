@@ -169,7 +169,7 @@ def advice_options(command):
                      help="Case base for the opening bonus on its board size: a file (mcgo "
                           "build-casebase), the shipped 19x19 one (default), or auto: the "
                           "shipped one with --preset thesis, none with the strong preset "
-                          "(whose search its bonus led astray: benchmarks/RESULTS.md)."),
+                          "(whose search its bonus led astray: benchmarks/journal/)."),
         click.option("--casebase-moves", type=click.IntRange(0), default=20, show_default=True,
                      help="The case-base bonus applies to moves 1 to N."),
         click.option("--model", "model_file", default="auto", show_default=True,

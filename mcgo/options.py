@@ -126,7 +126,7 @@ class Setting:
 THESIS_EXPLORATION = math.sqrt(1.0 / 5.0)
 # Beside RAVE and the priors a small UCT term still matters: without it a move whose AMAF
 # value the playouts spoil is never tried (Fuego's 9x9 suites: 315 -> 327 of 499 at 0.05);
-# 0.1 found as many but lost in games (benchmarks/RESULTS.md, "A small exploration term").
+# 0.1 found as many but lost in games (benchmarks/journal/, "A small exploration term").
 STRONG_EXPLORATION = 0.05
 
 # The named settings, in the order --list-settings and kata-list-params show them. The rest

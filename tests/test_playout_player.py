@@ -14,7 +14,7 @@ from mcgo.match.regress import read_tst
 # Fuego's tests of its playout policy's atari defence and nakade, and of its 2-liberty rules
 # where the rule is to extend or capture: (file, test number). mcgo's pattern playout has
 # these rules; the other tests of the files ask for rules it lacks (Fuego's global capture,
-# its 2-liberty approach moves), and the search answers more of them (benchmarks/RESULTS.md).
+# its 2-liberty approach moves), and the search answers more of them (benchmarks/journal/).
 FUEGO_PLAYOUT_TESTS = [("playout_atari_capture.tst", 110), ("playout_atari_capture.tst", 120),
                        ("playout_atari_capture.tst", 140), ("playout_nakade.tst", 10),
                        ("playout_nakade.tst", 30), ("playout_2_liberties.tst", 30),

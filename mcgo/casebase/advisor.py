@@ -31,8 +31,8 @@ BONUS_DIAGONAL = 0.2      # distance sqrt 2
 BONUS_NEAR = 0.1          # distance up to NEAR_DISTANCE
 NEAR_DISTANCE = 4
 DEFAULT_BONUS_MOVES = 20  # the bonus applies to moves 1..20 of a game (thesis 9.6)
-DEFAULT_METHOD = "best"   # the thesis's single best case: top-k voting lost (benchmarks/RESULTS.md)
-DEFAULT_SYMMETRIES = True  # matching the 8 images won on both test sets (benchmarks/RESULTS.md)
+DEFAULT_METHOD = "best"   # the thesis's single best case: top-k voting lost (benchmarks/journal/)
+DEFAULT_SYMMETRIES = True  # matching the 8 images won on both test sets (benchmarks/journal/)
 
 DEFAULT_CASEBASE_NAME = "goban-original-games.mcgocb"
 CASEBASE_ENV = "MCGO_CASEBASE"

@@ -216,7 +216,7 @@ def with_corner_net(board, verdict, net):
     unsure (``verdict.unsettled``) inside a 7x7 corner: a second judge of exactly the corners
     that are still unclear. Every other chain keeps the playouts' verdict: used on every
     corner chain, the net's errors (it is right on about 9 in 10 chains, the playouts on
-    98 in 100) made the dead-stone lists worse (``benchmarks/RESULTS.md``)."""
+    98 in 100) made the dead-stone lists worse (``benchmarks/journal/``)."""
     unsure = set(verdict.unsettled)
     alive, dead = set(verdict.alive), set(verdict.dead)
     for chain, lives, confident in net.verdicts(board):

@@ -191,7 +191,7 @@ class MoveModel:
 
 DEFAULT_MODEL = package_file("mcgo.models", "weights", "goban-moves.npz")
 # Board sizes on which the shipped model's tree prior won against the engine without it
-# (benchmarks/RESULTS.md, issue 12), each with the settings of the prior it won with: the
+# (benchmarks/journal/, issue 12), each with the settings of the prior it won with: the
 # sizes and settings ``--model auto`` uses (a setting given with --set wins). On 9x9 the
 # sqrt shape (Pachi's form) beat the ratio shape, and at every depth with 100 it beat
 # Pachi's 210 within 4 plies at equal time (+76 Elo over 200 games).

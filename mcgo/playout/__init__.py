@@ -16,7 +16,7 @@ Policies, each in a file of its own:
   the learned move model among a few random playable points.
 
 ``learned``, ``tactical`` and ``guided`` are extensions: no default plays them (their A/B
-results are in benchmarks/RESULTS.md); they stay for the 19x19 playouts still to be
+results are in benchmarks/journal/); they stay for the 19x19 playouts still to be
 measured. Each is its file and its line in the registry, nothing more: the default
 search neither reads nor allocates anything for them.
 

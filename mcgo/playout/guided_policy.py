@@ -11,7 +11,7 @@ largest feature, and a table lookup) and one is drawn in proportion to it: a sma
 tournament that leans towards the model's shapes at a fixed cost per move. With no
 playable candidate found it is the pattern policy's random move.
 
-Measured on 9x9 (benchmarks/RESULTS.md): with the whole model's gamma (diamonds, tactics,
+Measured on 9x9 (benchmarks/journal/): with the whole model's gamma (diamonds, tactics,
 distances, line too) the fallback won 0.73 at equal simulations but cost 2.7 times the CPU
 per simulation and lost at equal CPU (0.29); with the pattern gamma alone, 0.58 at equal
 simulations and 0.49 at equal CPU (0.72 of the rate). Not the default.

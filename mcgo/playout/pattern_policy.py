@@ -20,7 +20,7 @@ nakade (:func:`mcgo.tactics.nakade.makes_nakade`) is always kept. At equal simul
 against the pattern playout each of these alone scored within noise of even (ladders 0.544
 over 103 games; the nakade answer for the killing side 0.532 over 156, the throw-ins on top
 of it 0.520 over 151, the answer for both sides with the throw-ins 0.45 over 81:
-benchmarks/RESULTS.md), so the default stays this plain pattern playout.
+benchmarks/journal/), so the default stays this plain pattern playout.
 """
 
 from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL,

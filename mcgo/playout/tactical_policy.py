@@ -6,9 +6,9 @@ atari on the last move's chain that starts a working ladder comes right after it
 (:mod:`mcgo.tactics.ladder`); then the vital point of a small eyespace at the last move
 (:func:`mcgo.tactics.nakade.nakade_answer`), and a nakade throw-in is never rejected as a
 self-atari (:func:`mcgo.tactics.nakade.makes_nakade`). The nakade reading costs no
-measurable speed; each part's A/B is in benchmarks/RESULTS.md. The reads cost about a third of the playout rate (9x9: 310
+measurable speed; each part's A/B is in benchmarks/journal/. The reads cost about a third of the playout rate (9x9: 310
 against 490 ns of CPU a playout move; 19x19: 293 against 565); at equal simulations it won
-56 of 103 games against the pattern playouts (benchmarks/RESULTS.md), at equal time it lost:
+56 of 103 games against the pattern playouts (benchmarks/journal/), at equal time it lost:
 so it is not the default, and ``auto`` keeps the thesis's choice.
 """
 
