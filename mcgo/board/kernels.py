@@ -182,6 +182,32 @@ def _add_empty(pts, info, p):
     info[NEMPTY] = n + 1
 
 
+@inline_kernel
+def neighbour_chains(pts, w, p, color):
+    """The distinct chains of ``color`` with a stone next to the point ``p``: a tuple of 4
+    heads in the order west, east, south, north of their first stone, -1 in the slots after
+    the last one."""
+    h1 = -1
+    h2 = -1
+    h3 = -1
+    h4 = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        if pts[COLOR, q] != color:
+            continue
+        h = pts[HEAD, q]
+        if h == h1 or h == h2 or h == h3:
+            continue
+        if h1 < 0:
+            h1 = h
+        elif h2 < 0:
+            h2 = h
+        elif h3 < 0:
+            h3 = h
+        else:
+            h4 = h
+    return h1, h2, h3, h4
+
+
 @kernel
 def _capture_chain(pts, info, zob, head):
     """Remove the chain ``head``; every chain touching it gains the freed points."""
@@ -198,23 +224,9 @@ def _capture_chain(pts, info, zob, head):
         info[HASH] ^= zob[key_row, s]
         _add_empty(pts, info, s)
         # Each distinct neighbouring chain gains s as one liberty.
-        h1 = -1
-        h2 = -1
-        h3 = -1
-        for q in (s - 1, s + 1, s - w, s + w):
-            c = pts[COLOR, q]
-            if c == BLACK or c == WHITE:
-                if c == color:
-                    continue  # a stone of the chain being removed
-                h = pts[HEAD, q]
-                if h != h1 and h != h2 and h != h3:
-                    pts[LIBS, h] += 1
-                    if h1 < 0:
-                        h1 = h
-                    elif h2 < 0:
-                        h2 = h
-                    else:
-                        h3 = h
+        for h in neighbour_chains(pts, w, s, 3 - color):
+            if h >= 0:
+                pts[LIBS, h] += 1
         n += 1
         s = nxt
         if s == head:
@@ -223,8 +235,9 @@ def _capture_chain(pts, info, zob, head):
 
 
 @inline_kernel
-def _touches_chain(pts, w, q, head):
-    """True when the point q has a stone of the chain ``head`` next to it."""
+def touches_chain(pts, w, q, head):
+    """True when the point ``q`` has a stone of the chain ``head`` next to it (the head of a
+    chain is a stone, and an empty point's HEAD is 0, no stone)."""
     return (pts[HEAD, q - 1] == head or pts[HEAD, q + 1] == head
             or pts[HEAD, q - w] == head or pts[HEAD, q + w] == head)
 
@@ -336,7 +349,7 @@ def play_legal(pts, info, zob, p, color):
                 for q in (s - 1, s + 1, s - w, s + w):
                     if pts[COLOR, q] == EMPTY and pts[MARK, q] != stamp:
                         pts[MARK, q] = stamp
-                        if not _touches_chain(pts, w, q, head):
+                        if not touches_chain(pts, w, q, head):
                             libs += 1
                 s = pts[NEXT, s]
                 if s == small:
@@ -516,21 +529,9 @@ def hash_after(pts, info, zob, p, color):
     w = info[WIDTH]
     opp = 3 - color
     key_row = opp - 1
-    seen1 = -1
-    seen2 = -1
-    seen3 = -1
-    for q in (p - 1, p + 1, p - w, p + w):
-        if pts[COLOR, q] != opp:
+    for head in neighbour_chains(pts, w, p, opp):
+        if head < 0 or pts[LIBS, head] != 1:
             continue
-        head = pts[HEAD, q]
-        if pts[LIBS, head] != 1 or head == seen1 or head == seen2 or head == seen3:
-            continue
-        if seen1 < 0:
-            seen1 = head
-        elif seen2 < 0:
-            seen2 = head
-        else:
-            seen3 = head
         s = head
         while True:
             h ^= zob[key_row, s]
