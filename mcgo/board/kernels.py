@@ -377,40 +377,51 @@ def play(pts, info, zob, p, color):
 
 
 @kernel
+def empty_region(pts, w, p, mark, stamp, stack):
+    """Flood the empty region of the empty point ``p`` (the 4-connected empty points around
+    it): its points into ``stack[:n]`` (``p`` first, then breadth first), each marked with
+    ``stamp`` in ``mark``, which must hold no ``stamp`` on them yet. Returns ``n`` and the
+    colours of the stones around the region as bits (BLACK | WHITE when it touches both, 0
+    when none). The one flood fill of whole regions, for the score (:func:`owner_map`) and
+    whether the borders are drawn (:func:`mcgo.tactics.geometry.has_open_region`)."""
+    stack[0] = p
+    top = 1
+    mark[p] = stamp
+    around = 0
+    i = 0
+    while i < top:
+        s = stack[i]
+        i += 1
+        for q in (s - 1, s + 1, s - w, s + w):
+            c = pts[COLOR, q]
+            if c == EMPTY:
+                if mark[q] != stamp:
+                    mark[q] = stamp
+                    stack[top] = q
+                    top += 1
+            elif c != OFFBOARD:
+                around |= c
+    return top, around
+
+
+@kernel
 def owner_map(pts, info, owner):
     """Tromp-Taylor ownership: each stone owns its point; an empty region is owned by the
     colour that alone borders it (EMPTY when it borders both or none). Writes ``owner``."""
     w = info[WIDTH]
     n = w * w
     stack = pts[STACK]
+    mark = pts[MARK]
     stamp = _new_stamp(pts, info)
     for p in range(n):
         c = pts[COLOR, p]
         if c != EMPTY:
             owner[p] = c if c != OFFBOARD else EMPTY
     for p in range(n):
-        if pts[COLOR, p] != EMPTY or pts[MARK, p] == stamp:
+        if pts[COLOR, p] != EMPTY or mark[p] == stamp:
             continue
-        # Flood the region, noting which colours it reaches, then paint it.
-        top = 0
-        stack[top] = p
-        top += 1
-        pts[MARK, p] = stamp
-        reach = 0
-        i = 0
-        while i < top:
-            s = stack[i]
-            i += 1
-            for q in (s - 1, s + 1, s - w, s + w):
-                c = pts[COLOR, q]
-                if c == EMPTY:
-                    if pts[MARK, q] != stamp:
-                        pts[MARK, q] = stamp
-                        stack[top] = q
-                        top += 1
-                elif c != OFFBOARD:
-                    reach |= c
-        region_owner = reach if reach == BLACK or reach == WHITE else EMPTY
+        top, around = empty_region(pts, w, p, mark, stamp, stack)
+        region_owner = around if around == BLACK or around == WHITE else EMPTY
         for j in range(top):
             owner[stack[j]] = region_owner
 

@@ -19,7 +19,7 @@ stones played into the other's territory are dead and both sides must pass).
 """
 
 from ..board.kernels import (BLACK, BOARDSIZE, COLOR, EMPTIES, EMPTY, NEMPTY, NEXT, OFFBOARD,
-                             WIDTH)
+                             WHITE, WIDTH, empty_region)
 from ..jit import inline_kernel, kernel
 
 EMPTY_AREA_RADIUS = 2   # the 5x5 box around a point must be empty
@@ -133,28 +133,19 @@ def has_open_region(pts, info, seen, stack):
         if seen[p]:
             continue
         region += 1             # marks this region's points, and the stones it touches
-        seen[p] = region
-        stack[0] = p
-        top = 1
-        points = 1
+        points, _ = empty_region(pts, w, p, seen, region, stack)
         black = 0
         white = 0
-        while top > 0:
-            top -= 1
-            s = stack[top]
+        for j in range(points):
+            s = stack[j]
             for q in (s - 1, s + 1, s - w, s + w):
                 c = pts[COLOR, q]
-                if c == OFFBOARD or seen[q] == region:
-                    continue
-                seen[q] = region
-                if c == EMPTY:
-                    stack[top] = q
-                    top += 1
-                    points += 1
-                elif c == BLACK:
-                    black += 1
-                else:
-                    white += 1
+                if (c == BLACK or c == WHITE) and seen[q] != region:
+                    seen[q] = region
+                    if c == BLACK:
+                        black += 1
+                    else:
+                        white += 1
         fewer = min(black, white)
         more = max(black, white)
         if points * OPEN_REGION_SHARE > board_points:
