@@ -516,6 +516,7 @@ def test_common_fate_graph_distances_agree_with_a_graph_on_sgfmills_board(real_p
                     chain_of[m] = frozenset(members)
         dist = np.zeros(w * w, dtype=np.int32)
         queue = np.zeros(w * w, dtype=np.int32)
+        seen = np.zeros(w * w, dtype=np.int32)
         for source in list({m: None for m in chain_of.values()})[:6]:
             start = min(source)
             expected = {point: 0 for point in source}
@@ -530,7 +531,8 @@ def test_common_fate_graph_distances_agree_with_a_graph_on_sgfmills_board(real_p
                             expected[point] = d
                             nxt.append(point)
                 frontier = nxt
-            geometry.cfg_distances(board.pts, w, coords.point(*start, size), limit, dist, queue)
+            geometry.cfg_distances(board.pts, w, coords.point(*start, size), limit, dist, queue,
+                                   seen)
             for r in range(size):
                 for c in range(size):
                     assert dist[coords.point(r, c, size)] == expected.get((r, c), limit + 1), \
