@@ -280,45 +280,20 @@ def play_legal(pts, info, zob, p, color):
     info[HASH] ^= zob[color - 1, p]
 
     libs = 0
-    # Distinct neighbouring chains: friends to merge, enemies that lose a liberty.
-    f1 = -1
-    f2 = -1
-    f3 = -1
-    f4 = -1
-    nfriends = 0
-    e1 = -1
-    e2 = -1
-    e3 = -1
-    e4 = -1
     for q in (p - 1, p + 1, p - w, p + w):
-        c = pts[COLOR, q]
-        if c == EMPTY:
+        if pts[COLOR, q] == EMPTY:
             libs += 1
-        elif c == color:
-            h = pts[HEAD, q]
-            if h != f1 and h != f2 and h != f3:
-                pts[LIBS, h] -= 1
-                if f1 < 0:
-                    f1 = h
-                elif f2 < 0:
-                    f2 = h
-                elif f3 < 0:
-                    f3 = h
-                else:
-                    f4 = h
-                nfriends += 1
-        elif c == opp:
-            h = pts[HEAD, q]
-            if h != e1 and h != e2 and h != e3:
-                pts[LIBS, h] -= 1
-                if e1 < 0:
-                    e1 = h
-                elif e2 < 0:
-                    e2 = h
-                elif e3 < 0:
-                    e3 = h
-                else:
-                    e4 = h
+    # Distinct neighbouring chains: friends to merge, enemies that lose a liberty.
+    f1, f2, f3, f4 = neighbour_chains(pts, w, p, color)
+    e1, e2, e3, e4 = neighbour_chains(pts, w, p, opp)
+    nfriends = 0
+    for h in (f1, f2, f3, f4):
+        if h >= 0:
+            pts[LIBS, h] -= 1
+            nfriends += 1
+    for h in (e1, e2, e3, e4):
+        if h >= 0:
+            pts[LIBS, h] -= 1
     pts[LIBS, p] = libs
 
     captured = 0

@@ -7,7 +7,7 @@ self-atari) and that the priors reward or punish in the tree.
 from ..board.kernels import COLOR, HEAD, LEGAL, LIBS, PASS, WIDTH, legality
 from ..jit import kernel
 from .ladder import ladder_captures
-from .liberties import capture_touching, chains_near, first_liberty, liberties_after
+from .liberties import capture_of, capture_touching, chains_near, first_liberty, liberties_after
 from .nakade import makes_nakade
 
 
@@ -65,9 +65,7 @@ def capture_or_escape(pts, info, zob, ladder, last, color, read_ladders):
         if h == PASS:
             break
         if pts[COLOR, h] == opp:
-            move = first_liberty(pts, w, h)
-            if legality(pts, info, move, color) != LEGAL:
-                move = PASS
+            move = capture_of(pts, info, h, color)
         else:
             move = escape_atari(pts, info, zob, ladder, h, color, read_ladders)
         if move != PASS:
@@ -85,10 +83,7 @@ def capture_near(pts, info, centre, color):
     w = info[WIDTH]
     opp = 3 - color
     for h in chains_near(pts, w, centre, 1):
-        if h == PASS:
-            break
-        if pts[COLOR, h] == opp:
-            p = first_liberty(pts, w, h)
-            if legality(pts, info, p, color) == LEGAL:
-                return p
+        move = capture_of(pts, info, h, color) if pts[COLOR, h] == opp else PASS
+        if move != PASS:
+            return move
     return PASS

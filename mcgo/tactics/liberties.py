@@ -37,6 +37,14 @@ def touches_atari(pts, w, head, color):
 
 
 @kernel
+def capture_of(pts, info, head, color):
+    """The move of ``color`` that takes the chain ``head`` in atari: its liberty, or PASS when
+    that is not a legal move (a ko, or a suicide)."""
+    lib = first_liberty(pts, info[WIDTH], head)
+    return lib if legality(pts, info, lib, color) == LEGAL else PASS
+
+
+@kernel
 def capture_touching(pts, info, head, color):
     """A legal move of ``color`` that takes a chain in atari touching the chain ``head`` (the
     liberty of the first such chain along ``head``'s stone list whose capture is legal), or
@@ -47,9 +55,9 @@ def capture_touching(pts, info, head, color):
     while True:
         for q in (s - 1, s + 1, s - w, s + w):
             if pts[COLOR, q] == opp and pts[LIBS, pts[HEAD, q]] == 1:
-                lib = first_liberty(pts, w, pts[HEAD, q])
-                if legality(pts, info, lib, color) == LEGAL:
-                    return lib
+                move = capture_of(pts, info, pts[HEAD, q], color)
+                if move != PASS:
+                    return move
         s = pts[NEXT, s]
         if s == head:
             return PASS
