@@ -213,6 +213,7 @@ def _capture_chain(pts, info, zob, head):
     """Remove the chain ``head``; every chain touching it gains the freed points."""
     w = info[WIDTH]
     color = pts[COLOR, head]
+    opp = 3 - color
     key_row = color - 1
     n = 0
     s = head
@@ -224,7 +225,8 @@ def _capture_chain(pts, info, zob, head):
         info[HASH] ^= zob[key_row, s]
         _add_empty(pts, info, s)
         # Each distinct neighbouring chain gains s as one liberty.
-        for h in neighbour_chains(pts, w, s, 3 - color):
+        h1, h2, h3, h4 = neighbour_chains(pts, w, s, opp)
+        for h in (h1, h2, h3, h4):
             if h >= 0:
                 pts[LIBS, h] += 1
         n += 1
@@ -351,7 +353,7 @@ def play(pts, info, zob, p, color):
     return r
 
 
-@kernel
+@inline_kernel
 def empty_region(pts, w, p, mark, stamp, stack):
     """Flood the empty region of the empty point ``p`` (the 4-connected empty points around
     it): its points into ``stack[:n]`` (``p`` first, then breadth first), each marked with

@@ -61,7 +61,10 @@ def capture_or_escape(pts, info, zob, ladder, last, color, read_ladders):
     :func:`escape_atari` (``read_ladders``: see there). PASS if there is none."""
     w = info[WIDTH]
     opp = 3 - color
-    for h in chains_near(pts, w, last, 1):
+    chains = chains_near(pts, w, last, 1)
+    if chains[0] == PASS:
+        return PASS                     # the common case: no chain in atari there
+    for h in chains:
         if h == PASS:
             break
         if pts[COLOR, h] == opp:
@@ -82,7 +85,10 @@ def capture_near(pts, info, centre, color):
     only next to that one)."""
     w = info[WIDTH]
     opp = 3 - color
-    for h in chains_near(pts, w, centre, 1):
+    chains = chains_near(pts, w, centre, 1)
+    if chains[0] == PASS:
+        return PASS                     # the common case: no chain in atari there
+    for h in chains:
         move = capture_of(pts, info, h, color) if pts[COLOR, h] == opp else PASS
         if move != PASS:
             return move

@@ -6,7 +6,7 @@ here find the liberty *points*, and count the liberties a move would leave, with
 
 from ..board.kernels import (BLACK, COLOR, EMPTY, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, WHITE,
                              WIDTH, legality)
-from ..jit import kernel
+from ..jit import inline_kernel, kernel
 
 
 @kernel
@@ -36,7 +36,7 @@ def touches_atari(pts, w, head, color):
             return False
 
 
-@kernel
+@inline_kernel
 def capture_of(pts, info, head, color):
     """The move of ``color`` that takes the chain ``head`` in atari: its liberty, or PASS when
     that is not a legal move (a ko, or a suicide)."""
@@ -63,7 +63,7 @@ def capture_touching(pts, info, head, color):
             return PASS
 
 
-@kernel
+@inline_kernel
 def chains_near(pts, w, centre, liberties):
     """The distinct chains with exactly ``liberties`` liberties that have a stone at or next
     to the point ``centre``, biggest first (among equal sizes in the order ``centre``, west,

@@ -42,7 +42,7 @@ is in it, so a point's degree is its count of empty neighbours.
 """
 
 from ..board.kernels import BLACK, COLOR, EMPTY, LEGAL, PASS, WHITE, WIDTH, legality
-from ..jit import kernel
+from ..jit import inline_kernel, kernel
 
 MIN_EYESPACE = 3   # fewer points: one eye at most, nothing to place inside
 OPEN_NEIGHBOURS = 3  # an empty neighbour of the last move with this many empty neighbours
@@ -126,7 +126,7 @@ def nakade_point(pts, w, p, scratch):
     return vital if is_vital_shape(key) else PASS
 
 
-@kernel
+@inline_kernel
 def small_region(pts, w, p, through, also_through, scratch):
     """The small region around the point ``p``: ``p`` and the 4-connected points from it that
     hold ``through`` or ``also_through`` (colours, EMPTY included), in the order a

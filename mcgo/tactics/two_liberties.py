@@ -89,7 +89,10 @@ def two_liberty_answer(pts, info, last, color):
     (:func:`save_two_liberties`), or capture the opponent's (:func:`capture_two_liberties`).
     PASS when no such chain has an answer."""
     w = info[WIDTH]
-    for h in chains_near(pts, w, last, 2):
+    chains = chains_near(pts, w, last, 2)
+    if chains[0] == PASS:
+        return PASS                     # the common case: no such chain there
+    for h in chains:
         if h == PASS:
             break
         if pts[COLOR, h] == color:
