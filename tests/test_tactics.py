@@ -274,6 +274,58 @@ def test_capture_near_takes_the_biggest_chain_sgfmill_removes_there(real_positio
                     takes += 1
     assert takes >= 10 and passes >= 100, (takes, passes)
 
+def sgfmill_chains(ref, size):
+    """Every chain of sgfmill's board as ``{(row, col): (chain, liberty count)}``, the chain a
+    frozenset of its points (flood fills of sgfmill's stones)."""
+    out = {}
+    for colour, start in ref.list_occupied_points():
+        if start in out:
+            continue
+        stack, chain, libs = [start], {start}, set()
+        while stack:
+            r, c = stack.pop()
+            for a, b in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if not (0 <= a < size and 0 <= b < size):
+                    continue
+                here = ref.get(a, b)
+                if here is None:
+                    libs.add((a, b))
+                elif here == colour and (a, b) not in chain:
+                    chain.add((a, b))
+                    stack.append((a, b))
+        for point in chain:
+            out[point] = (frozenset(chain), len(libs))
+    return out
+
+
+def test_chains_near_are_sgfmills_chains_there_biggest_first(real_positions):
+    """With every point as the centre: the chains of one and of two liberties with a stone at
+    or next to it on sgfmill's board, each once, biggest first, and among equal sizes in the
+    order of the centre and its west, east, south and north neighbours."""
+    found = 0
+    for name, board in real_positions[::2]:
+        ref = sgfmill_board(board)
+        size, w = board.size, board.size + 2
+        chain_at = sgfmill_chains(ref, size)
+        for centre in coords.all_points(size):
+            order = [coords.row_col(q, size)
+                     for q in (centre, centre - 1, centre + 1, centre - w, centre + w)
+                     if 1 <= q // w <= size and 1 <= q % w <= size]
+            for libs in (1, 2):
+                expected = []
+                for point in order:
+                    chain, n = chain_at.get(point, (None, 0))
+                    if chain is not None and n == libs and chain not in expected:
+                        expected.append(chain)
+                expected.sort(key=len, reverse=True)           # stable: ties keep the order
+                heads = [h for h in liberties.chains_near(board.pts, w, centre, libs)
+                         if h != K.PASS]
+                got = [chain_at[coords.row_col(h, size)][0] for h in heads]
+                assert got == expected, (name, vertex(board, centre), libs)
+                found += len(got)
+    assert found >= 200, found
+
+
 def test_escape_from_atari_agrees_with_sgfmill(real_positions):
     """For every chain in atari: the escape either captures a neighbour in atari (sgfmill
     removes stones) or extends to two liberties or more; PASS exactly when no such move of
