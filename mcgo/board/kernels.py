@@ -388,16 +388,15 @@ def owner_map(pts, info, owner):
     w = info[WIDTH]
     n = w * w
     stack = pts[STACK]
-    mark = pts[MARK]
     stamp = _new_stamp(pts, info)
     for p in range(n):
         c = pts[COLOR, p]
         if c != EMPTY:
             owner[p] = c if c != OFFBOARD else EMPTY
     for p in range(n):
-        if pts[COLOR, p] != EMPTY or mark[p] == stamp:
+        if pts[COLOR, p] != EMPTY or pts[MARK, p] == stamp:
             continue
-        top, around = empty_region(pts, w, p, mark, stamp, stack)
+        top, around = empty_region(pts, w, p, pts[MARK], stamp, stack)
         region_owner = around if around == BLACK or around == WHITE else EMPTY
         for j in range(top):
             owner[stack[j]] = region_owner
