@@ -23,7 +23,7 @@ from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.gtp.controller import GtpEngine
 from mcgo.tactics import atari, geometry, ladder, liberties, two_liberties
-from helpers import sgfmill_board
+from helpers import sgfmill_board, sgfmill_group
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GTP_COLOR = {mcgo.BLACK: "black", mcgo.WHITE: "white"}
@@ -113,19 +113,7 @@ def after_move(ref, board, p, color):
     before = sum(1 for c, _ in ref.list_occupied_points() if c == opp)
     after.play(row, col, SGF_COLOR[color])
     captured = before - sum(1 for c, _ in after.list_occupied_points() if c == opp)
-    mine = SGF_COLOR[color]
-    stack, chain, libs = [(row, col)], {(row, col)}, set()
-    while stack:
-        r, c = stack.pop()
-        for a, b in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            if not (0 <= a < board.size and 0 <= b < board.size):
-                continue
-            here = after.get(a, b)
-            if here is None:
-                libs.add((a, b))
-            elif here == mine and (a, b) not in chain:
-                chain.add((a, b))
-                stack.append((a, b))
+    chain, libs = sgfmill_group(after, board.size, row, col)
     return captured, len(chain), len(libs)
 
 
@@ -276,25 +264,13 @@ def test_capture_near_takes_the_biggest_chain_sgfmill_removes_there(real_positio
 
 def sgfmill_chains(ref, size):
     """Every chain of sgfmill's board as ``{(row, col): (chain, liberty count)}``, the chain a
-    frozenset of its points (flood fills of sgfmill's stones)."""
+    frozenset of its points."""
     out = {}
-    for colour, start in ref.list_occupied_points():
-        if start in out:
-            continue
-        stack, chain, libs = [start], {start}, set()
-        while stack:
-            r, c = stack.pop()
-            for a, b in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if not (0 <= a < size and 0 <= b < size):
-                    continue
-                here = ref.get(a, b)
-                if here is None:
-                    libs.add((a, b))
-                elif here == colour and (a, b) not in chain:
-                    chain.add((a, b))
-                    stack.append((a, b))
-        for point in chain:
-            out[point] = (frozenset(chain), len(libs))
+    for _, start in ref.list_occupied_points():
+        if start not in out:
+            chain, libs = sgfmill_group(ref, size, *start)
+            for point in chain:
+                out[point] = (frozenset(chain), len(libs))
     return out
 
 
