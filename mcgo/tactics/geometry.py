@@ -160,8 +160,12 @@ def has_open_region(pts, info, seen, stack):
         p = pts[EMPTIES, i]
         if seen[p]:
             continue
-        region += 1             # marks this region's points, and the stones it touches
-        points, _ = empty_region(pts, w, p, seen, region, stack)
+        region += 1             # marks this region's points (and the stones it touches)
+        points, around = empty_region(pts, w, p, seen, region, stack)
+        if points * OPEN_REGION_SHARE > board_points:
+            return True
+        if around != BLACK | WHITE:
+            continue            # walled in by one colour and the edge: no invaders to count
         black = 0
         white = 0
         for j in range(points):
@@ -176,8 +180,6 @@ def has_open_region(pts, info, seen, stack):
                         white += 1
         fewer = min(black, white)
         more = max(black, white)
-        if points * OPEN_REGION_SHARE > board_points:
-            return True
-        if fewer > 0 and (fewer > INVADER_STONES or more < WALL_RATIO * fewer):
+        if fewer > INVADER_STONES or more < WALL_RATIO * fewer:
             return True
     return False
