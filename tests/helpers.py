@@ -101,6 +101,24 @@ def sgfmill_board(board):
     return ref
 
 
+def sgfmill_group(ref, size, row, col):
+    """(stones, liberties) of the chain of sgfmill's board ``ref`` at (row, col), as sets of
+    (row, col): a flood fill of sgfmill's stones."""
+    colour = ref.get(row, col)
+    stack, chain, libs = [(row, col)], {(row, col)}, set()
+    while stack:
+        r, c = stack.pop()
+        for a, b in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if 0 <= a < size and 0 <= b < size:
+                here = ref.get(a, b)
+                if here is None:
+                    libs.add((a, b))
+                elif here == colour and (a, b) not in chain:
+                    chain.add((a, b))
+                    stack.append((a, b))
+    return chain, libs
+
+
 def sgfmill_allows(board, p, color):
     """sgfmill's own rules: ``color`` may play ``p`` and its stone stays (no suicide)."""
     ref = sgfmill_board(board)

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from sgfmill import boards
 
 import mcgo
-from helpers import Session
+from helpers import Session, sgfmill_group
 from mcgo import sgf
 from mcgo.board import coords
 from mcgo.board import kernels as K
@@ -80,23 +80,6 @@ def sgfmill_board(board):
     return ref
 
 
-def group_at(ref, size, row, col):
-    """(stones, liberties) of sgfmill's chain at (row, col)."""
-    colour = ref.get(row, col)
-    stack, chain, libs = [(row, col)], {(row, col)}, set()
-    while stack:
-        r, c = stack.pop()
-        for a, b in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            if 0 <= a < size and 0 <= b < size:
-                here = ref.get(a, b)
-                if here is None:
-                    libs.add((a, b))
-                elif here == colour and (a, b) not in chain:
-                    chain.add((a, b))
-                    stack.append((a, b))
-    return chain, libs
-
-
 def neighbours(size, row, col):
     return [(a, b) for a, b in ((row + 1, col), (row - 1, col), (row, col + 1), (row, col - 1))
             if 0 <= a < size and 0 <= b < size]
@@ -120,12 +103,12 @@ def test_tactical_features_agree_with_sgfmill(positions):
             before = {}
             for a, b in adjacent:
                 if ref.get(a, b) is not None:
-                    before[(a, b)] = group_at(ref, size, a, b)
+                    before[(a, b)] = sgfmill_group(ref, size, a, b)
             after = ref.copy()
             after.play(row, col, mine)
             captured = sum(1 for c, _ in ref.list_occupied_points() if c == theirs) \
                 - sum(1 for c, _ in after.list_occupied_points() if c == theirs)
-            chain, libs = group_at(after, size, row, col)
+            chain, libs = sgfmill_group(after, size, row, col)
             # capture: stones removed, in the size bucket
             assert (v["capture"] > 0) == (captured > 0), (coords.to_gtp(p, size), v)
             if captured:

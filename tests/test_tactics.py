@@ -23,7 +23,7 @@ from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.gtp.controller import GtpEngine
 from mcgo.tactics import atari, geometry, ladder, liberties, two_liberties
-from helpers import sgfmill_board
+from helpers import sgfmill_board, sgfmill_group
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GTP_COLOR = {mcgo.BLACK: "black", mcgo.WHITE: "white"}
@@ -113,19 +113,7 @@ def after_move(ref, board, p, color):
     before = sum(1 for c, _ in ref.list_occupied_points() if c == opp)
     after.play(row, col, SGF_COLOR[color])
     captured = before - sum(1 for c, _ in after.list_occupied_points() if c == opp)
-    mine = SGF_COLOR[color]
-    stack, chain, libs = [(row, col)], {(row, col)}, set()
-    while stack:
-        r, c = stack.pop()
-        for a, b in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            if not (0 <= a < board.size and 0 <= b < board.size):
-                continue
-            here = after.get(a, b)
-            if here is None:
-                libs.add((a, b))
-            elif here == mine and (a, b) not in chain:
-                chain.add((a, b))
-                stack.append((a, b))
+    chain, libs = sgfmill_group(after, board.size, row, col)
     return captured, len(chain), len(libs)
 
 
@@ -273,6 +261,46 @@ def test_capture_near_takes_the_biggest_chain_sgfmill_removes_there(real_positio
                     assert move in removed and biggest(move) == most, where
                     takes += 1
     assert takes >= 10 and passes >= 100, (takes, passes)
+
+def sgfmill_chains(ref, size):
+    """Every chain of sgfmill's board as ``{(row, col): (chain, liberty count)}``, the chain a
+    frozenset of its points."""
+    out = {}
+    for _, start in ref.list_occupied_points():
+        if start not in out:
+            chain, libs = sgfmill_group(ref, size, *start)
+            for point in chain:
+                out[point] = (frozenset(chain), len(libs))
+    return out
+
+
+def test_chains_near_are_sgfmills_chains_there_biggest_first(real_positions):
+    """With every point as the centre: the chains of one and of two liberties with a stone at
+    or next to it on sgfmill's board, each once, biggest first, and among equal sizes in the
+    order of the centre and its west, east, south and north neighbours."""
+    found = 0
+    for name, board in real_positions[::2]:
+        ref = sgfmill_board(board)
+        size, w = board.size, board.size + 2
+        chain_at = sgfmill_chains(ref, size)
+        for centre in coords.all_points(size):
+            order = [coords.row_col(q, size)
+                     for q in (centre, centre - 1, centre + 1, centre - w, centre + w)
+                     if 1 <= q // w <= size and 1 <= q % w <= size]
+            for libs in (1, 2):
+                expected = []
+                for point in order:
+                    chain, n = chain_at.get(point, (None, 0))
+                    if chain is not None and n == libs and chain not in expected:
+                        expected.append(chain)
+                expected.sort(key=len, reverse=True)           # stable: ties keep the order
+                heads = [h for h in liberties.chains_near(board.pts, w, centre, libs)
+                         if h != K.PASS]
+                got = [chain_at[coords.row_col(h, size)][0] for h in heads]
+                assert got == expected, (name, vertex(board, centre), libs)
+                found += len(got)
+    assert found >= 200, found
+
 
 def test_escape_from_atari_agrees_with_sgfmill(real_positions):
     """For every chain in atari: the escape either captures a neighbour in atari (sgfmill
@@ -516,6 +544,7 @@ def test_common_fate_graph_distances_agree_with_a_graph_on_sgfmills_board(real_p
                     chain_of[m] = frozenset(members)
         dist = np.zeros(w * w, dtype=np.int32)
         queue = np.zeros(w * w, dtype=np.int32)
+        seen = np.zeros(w * w, dtype=np.int32)
         for source in list({m: None for m in chain_of.values()})[:6]:
             start = min(source)
             expected = {point: 0 for point in source}
@@ -530,7 +559,8 @@ def test_common_fate_graph_distances_agree_with_a_graph_on_sgfmills_board(real_p
                             expected[point] = d
                             nxt.append(point)
                 frontier = nxt
-            geometry.cfg_distances(board.pts, w, coords.point(*start, size), limit, dist, queue)
+            geometry.cfg_distances(board.pts, w, coords.point(*start, size), limit, dist, queue,
+                                   seen)
             for r in range(size):
                 for c in range(size):
                     assert dist[coords.point(r, c, size)] == expected.get((r, c), limit + 1), \

@@ -178,11 +178,38 @@ def _add_empty(pts, info, p):
     info[NEMPTY] = n + 1
 
 
+@inline_kernel
+def neighbour_chains(pts, w, p, color):
+    """The distinct chains of ``color`` with a stone next to the point ``p``: a tuple of 4
+    heads in the order west, east, south, north of their first stone, -1 in the slots after
+    the last one."""
+    h1 = -1
+    h2 = -1
+    h3 = -1
+    h4 = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        if pts[COLOR, q] != color:
+            continue
+        h = pts[HEAD, q]
+        if h == h1 or h == h2 or h == h3:
+            continue
+        if h1 < 0:
+            h1 = h
+        elif h2 < 0:
+            h2 = h
+        elif h3 < 0:
+            h3 = h
+        else:
+            h4 = h
+    return h1, h2, h3, h4
+
+
 @kernel
 def _capture_chain(pts, info, zob, head):
     """Remove the chain ``head``; every chain touching it gains the freed points."""
     w = info[WIDTH]
     color = pts[COLOR, head]
+    opp = 3 - color
     key_row = color - 1
     n = 0
     s = head
@@ -194,23 +221,10 @@ def _capture_chain(pts, info, zob, head):
         info[HASH] ^= zob[key_row, s]
         _add_empty(pts, info, s)
         # Each distinct neighbouring chain gains s as one liberty.
-        h1 = -1
-        h2 = -1
-        h3 = -1
-        for q in (s - 1, s + 1, s - w, s + w):
-            c = pts[COLOR, q]
-            if c == BLACK or c == WHITE:
-                if c == color:
-                    continue  # a stone of the chain being removed
-                h = pts[HEAD, q]
-                if h != h1 and h != h2 and h != h3:
-                    pts[LIBS, h] += 1
-                    if h1 < 0:
-                        h1 = h
-                    elif h2 < 0:
-                        h2 = h
-                    else:
-                        h3 = h
+        h1, h2, h3, h4 = neighbour_chains(pts, w, s, opp)
+        for h in (h1, h2, h3, h4):
+            if h >= 0:
+                pts[LIBS, h] += 1
         n += 1
         s = nxt
         if s == head:
@@ -219,8 +233,9 @@ def _capture_chain(pts, info, zob, head):
 
 
 @inline_kernel
-def _touches_chain(pts, w, q, head):
-    """True when the point q has a stone of the chain ``head`` next to it."""
+def touches_chain(pts, w, q, head):
+    """True when the point ``q`` has a stone of the chain ``head`` next to it (the head of a
+    chain is a stone, and an empty point's HEAD is 0, no stone)."""
     return (pts[HEAD, q - 1] == head or pts[HEAD, q + 1] == head
             or pts[HEAD, q - w] == head or pts[HEAD, q + w] == head)
 
@@ -262,45 +277,20 @@ def play_legal(pts, info, zob, p, color):
     info[HASH] ^= zob[color - 1, p]
 
     libs = 0
-    # Distinct neighbouring chains: friends to merge, enemies that lose a liberty.
-    f1 = -1
-    f2 = -1
-    f3 = -1
-    f4 = -1
-    nfriends = 0
-    e1 = -1
-    e2 = -1
-    e3 = -1
-    e4 = -1
     for q in (p - 1, p + 1, p - w, p + w):
-        c = pts[COLOR, q]
-        if c == EMPTY:
+        if pts[COLOR, q] == EMPTY:
             libs += 1
-        elif c == color:
-            h = pts[HEAD, q]
-            if h != f1 and h != f2 and h != f3:
-                pts[LIBS, h] -= 1
-                if f1 < 0:
-                    f1 = h
-                elif f2 < 0:
-                    f2 = h
-                elif f3 < 0:
-                    f3 = h
-                else:
-                    f4 = h
-                nfriends += 1
-        elif c == opp:
-            h = pts[HEAD, q]
-            if h != e1 and h != e2 and h != e3:
-                pts[LIBS, h] -= 1
-                if e1 < 0:
-                    e1 = h
-                elif e2 < 0:
-                    e2 = h
-                elif e3 < 0:
-                    e3 = h
-                else:
-                    e4 = h
+    # Distinct neighbouring chains: friends to merge, enemies that lose a liberty.
+    f1, f2, f3, f4 = neighbour_chains(pts, w, p, color)
+    e1, e2, e3, e4 = neighbour_chains(pts, w, p, opp)
+    nfriends = 0
+    for h in (f1, f2, f3, f4):
+        if h >= 0:
+            pts[LIBS, h] -= 1
+            nfriends += 1
+    for h in (e1, e2, e3, e4):
+        if h >= 0:
+            pts[LIBS, h] -= 1
     pts[LIBS, p] = libs
 
     captured = 0
@@ -331,7 +321,7 @@ def play_legal(pts, info, zob, p, color):
                 for q in (s - 1, s + 1, s - w, s + w):
                     if pts[COLOR, q] == EMPTY and pts[MARK, q] != stamp:
                         pts[MARK, q] = stamp
-                        if not _touches_chain(pts, w, q, head):
+                        if not touches_chain(pts, w, q, head):
                             libs += 1
                 s = pts[NEXT, s]
                 if s == small:
@@ -356,6 +346,34 @@ def play(pts, info, zob, p, color):
     return r
 
 
+@inline_kernel
+def empty_region(pts, w, p, mark, stamp, stack):
+    """Flood the empty region of the empty point ``p`` (the 4-connected empty points around
+    it): its points into ``stack[:n]`` (``p`` first, then breadth first), each marked with
+    ``stamp`` in ``mark``, which must hold no ``stamp`` on them yet. Returns ``n`` and the
+    colours of the stones around the region as bits (BLACK | WHITE when it touches both, 0
+    when none). The one flood fill of whole regions, for the score (:func:`owner_map`) and
+    whether the borders are drawn (:func:`mcgo.tactics.geometry.has_open_region`)."""
+    stack[0] = p
+    top = 1
+    mark[p] = stamp
+    around = 0
+    i = 0
+    while i < top:
+        s = stack[i]
+        i += 1
+        for q in (s - 1, s + 1, s - w, s + w):
+            c = pts[COLOR, q]
+            if c == EMPTY:
+                if mark[q] != stamp:
+                    mark[q] = stamp
+                    stack[top] = q
+                    top += 1
+            elif c != OFFBOARD:
+                around |= c
+    return top, around
+
+
 @kernel
 def owner_map(pts, info, owner):
     """Tromp-Taylor ownership: each stone owns its point; an empty region is owned by the
@@ -371,26 +389,8 @@ def owner_map(pts, info, owner):
     for p in range(n):
         if pts[COLOR, p] != EMPTY or pts[MARK, p] == stamp:
             continue
-        # Flood the region, noting which colours it reaches, then paint it.
-        top = 0
-        stack[top] = p
-        top += 1
-        pts[MARK, p] = stamp
-        reach = 0
-        i = 0
-        while i < top:
-            s = stack[i]
-            i += 1
-            for q in (s - 1, s + 1, s - w, s + w):
-                c = pts[COLOR, q]
-                if c == EMPTY:
-                    if pts[MARK, q] != stamp:
-                        pts[MARK, q] = stamp
-                        stack[top] = q
-                        top += 1
-                elif c != OFFBOARD:
-                    reach |= c
-        region_owner = reach if reach == BLACK or reach == WHITE else EMPTY
+        top, around = empty_region(pts, w, p, pts[MARK], stamp, stack)
+        region_owner = around if around == BLACK or around == WHITE else EMPTY
         for j in range(top):
             owner[stack[j]] = region_owner
 
@@ -509,21 +509,9 @@ def hash_after(pts, info, zob, p, color):
     w = info[WIDTH]
     opp = 3 - color
     key_row = opp - 1
-    seen1 = -1
-    seen2 = -1
-    seen3 = -1
-    for q in (p - 1, p + 1, p - w, p + w):
-        if pts[COLOR, q] != opp:
+    for head in neighbour_chains(pts, w, p, opp):
+        if head < 0 or pts[LIBS, head] != 1:
             continue
-        head = pts[HEAD, q]
-        if pts[LIBS, head] != 1 or head == seen1 or head == seen2 or head == seen3:
-            continue
-        if seen1 < 0:
-            seen1 = head
-        elif seen2 < 0:
-            seen2 = head
-        else:
-            seen3 = head
         s = head
         while True:
             h ^= zob[key_row, s]

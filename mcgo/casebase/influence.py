@@ -31,6 +31,7 @@ import numpy as np
 
 from ..board.kernels import BLACK, COLOR, EMPTY, WHITE
 from ..jit import kernel
+from ..tactics.geometry import STONES_STOP, walk
 
 FLOW_STEPS = 5            # a stream stops after 5 steps (thesis 8.5)
 INFLUENCE_UNIT = 60       # lcm(1, 2, 3, 4, 5): 1/d is a whole number of these units
@@ -55,47 +56,20 @@ def flow_influence(pts, size, steps, black, white, seen, queue, dist):
         c = pts[COLOR, s]
         if c != BLACK and c != WHITE:
             continue
-        for k in range(4):
-            if k == 0:
-                start = s + 1
-            elif k == 1:
-                start = s - 1
-            elif k == 2:
-                start = s + w
-            else:
-                start = s - w
+        for start in (s + 1, s - 1, s + w, s - w):
             if pts[COLOR, start] != EMPTY:
                 continue
             stamp += 1
             seen[start] = stamp
             dist[start] = 1
             queue[0] = start
-            head = 0
-            tail = 1
-            while head < tail:
-                p = queue[head]
-                head += 1
-                d = dist[p]
+            tail = walk(pts, w, queue, 1, steps, STONES_STOP, -1, dist, 0, seen, stamp, dist)
+            for i in range(tail):
+                p = queue[i]
                 if c == BLACK:
-                    black[p] += INFLUENCE_UNIT // d
+                    black[p] += INFLUENCE_UNIT // dist[p]
                 else:
-                    white[p] += INFLUENCE_UNIT // d
-                if d >= steps:
-                    continue
-                for j in range(4):
-                    if j == 0:
-                        q = p + 1
-                    elif j == 1:
-                        q = p - 1
-                    elif j == 2:
-                        q = p + w
-                    else:
-                        q = p - w
-                    if pts[COLOR, q] == EMPTY and seen[q] != stamp:
-                        seen[q] = stamp
-                        dist[q] = d + 1
-                        queue[tail] = q
-                        tail += 1
+                    white[p] += INFLUENCE_UNIT // dist[p]
 
 
 @kernel

@@ -121,6 +121,42 @@ def build_cfg(pts, size, player):
 
 
 @kernel
+def start_path(adj_start, visited, stack_node, stack_edge, start):
+    """Begin a walk of :func:`next_path` at the node ``start`` (marked in ``visited``): the
+    path of that one node, whose last index (0) is returned."""
+    visited[start] = 1
+    stack_node[0] = start
+    stack_edge[0] = adj_start[start]
+    return 0
+
+
+@kernel
+def next_path(adj_start, adj, visited, stack_node, stack_edge, depth, max_nodes):
+    """The next simple path, depth first, of at most ``max_nodes`` nodes from the start of
+    the walk (:func:`start_path`) that avoids every node marked in ``visited``: the path
+    ``stack_node[:depth + 1]`` is extended by one node (backing up as far as needed), which
+    is marked, and the new path's last index is returned; -1 when every path has been met,
+    the walk's nodes then unmarked again. The one search of the graph's paths, for the
+    relative subgraph features here and the ECFG's (:mod:`.ecfg`)."""
+    while depth >= 0:
+        n = stack_node[depth]
+        e = stack_edge[depth]
+        if depth + 1 < max_nodes and e < adj_start[n + 1]:
+            stack_edge[depth] = e + 1
+            m = adj[e]
+            if visited[m] == 0:
+                visited[m] = 1
+                depth += 1
+                stack_node[depth] = m
+                stack_edge[depth] = adj_start[m]
+                return depth
+        else:
+            visited[n] = 0
+            depth -= 1
+    return -1
+
+
+@kernel
 def count_paths(node, node_colour, adj_start, adj, child, visited, stack_node, stack_edge,
                 stack_index, out):
     """Add to ``out`` the colour-string counts of the simple paths of at most
@@ -130,30 +166,13 @@ def count_paths(node, node_colour, adj_start, adj, child, visited, stack_node, s
     visited[node] = 1
     for e0 in range(adj_start[node], adj_start[node + 1]):
         start = adj[e0]
-        index = child[child.shape[0] - 1, node_colour[start]]
-        out[index] += 1
-        visited[start] = 1
-        depth = 0
-        stack_node[0] = start
-        stack_edge[0] = adj_start[start]
-        stack_index[0] = index
+        depth = start_path(adj_start, visited, stack_node, stack_edge, start)
         while depth >= 0:
-            n = stack_node[depth]
-            e = stack_edge[depth]
-            if depth + 1 < max_length and e < adj_start[n + 1]:
-                stack_edge[depth] = e + 1
-                m = adj[e]
-                if visited[m] == 0:
-                    index = child[stack_index[depth], node_colour[m]]
-                    out[index] += 1
-                    visited[m] = 1
-                    depth += 1
-                    stack_node[depth] = m
-                    stack_edge[depth] = adj_start[m]
-                    stack_index[depth] = index
-            else:
-                visited[n] = 0
-                depth -= 1
+            above = child.shape[0] - 1 if depth == 0 else stack_index[depth - 1]
+            index = child[above, node_colour[stack_node[depth]]]
+            out[index] += 1
+            stack_index[depth] = index
+            depth = next_path(adj_start, adj, visited, stack_node, stack_edge, depth, max_length)
     visited[node] = 0
 
 

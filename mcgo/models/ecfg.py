@@ -36,7 +36,7 @@ import numpy as np
 from ..board import BLACK, WHITE, coords
 from ..board.kernels import COLOR, EMPTY, OFFBOARD
 from ..jit import allocating_kernel
-from .cfg import build_cfg
+from .cfg import build_cfg, next_path, start_path
 from .seedstats import colors_of
 
 LABELS = ("b", "w", "j", "f", "g", "f1", "f2", "f3", "g1", "g2", "g3", "m", "s")
@@ -119,33 +119,19 @@ def path_features(node_label, node_weight, adj_start, adj, d, n_labels):
     stack_code = np.empty(d, dtype=np.int64)
     stack_weight = np.empty(d, dtype=np.float64)
     for start in range(n_nodes):
-        depth = 0
-        stack_node[0] = start
-        stack_edge[0] = adj_start[start]
-        stack_code[0] = node_label[start]
-        stack_weight[0] = node_weight[start]
-        visited[start] = 1
-        counts[offsets[1] + stack_code[0]] += 1.0
-        sums[offsets[1] + stack_code[0]] += stack_weight[0]
+        depth = start_path(adj_start, visited, stack_node, stack_edge, start)
         while depth >= 0:
-            n = stack_node[depth]
-            e = stack_edge[depth]
-            if depth + 1 < d and e < adj_start[n + 1]:
-                stack_edge[depth] = e + 1
-                m = adj[e]
-                if visited[m] == 0:
-                    visited[m] = 1
-                    depth += 1
-                    stack_node[depth] = m
-                    stack_edge[depth] = adj_start[m]
-                    stack_code[depth] = stack_code[depth - 1] * n_labels + node_label[m]
-                    stack_weight[depth] = stack_weight[depth - 1] + node_weight[m]
-                    index = offsets[depth + 1] + stack_code[depth]
-                    counts[index] += 1.0
-                    sums[index] += stack_weight[depth]
+            m = stack_node[depth]
+            if depth == 0:
+                stack_code[0] = node_label[m]
+                stack_weight[0] = node_weight[m]
             else:
-                visited[n] = 0
-                depth -= 1
+                stack_code[depth] = stack_code[depth - 1] * n_labels + node_label[m]
+                stack_weight[depth] = stack_weight[depth - 1] + node_weight[m]
+            index = offsets[depth + 1] + stack_code[depth]
+            counts[index] += 1.0
+            sums[index] += stack_weight[depth]
+            depth = next_path(adj_start, adj, visited, stack_node, stack_edge, depth, d)
     return counts, sums
 
 

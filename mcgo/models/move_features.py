@@ -55,8 +55,8 @@ import functools
 
 import numpy as np
 
-from ..board.kernels import (BOARDSIZE, COLOR, EMPTY, HEAD, KO_POINT, LAST_MOVE, LIBS, NEXT,
-                             OFFBOARD, PASS, SIZE, WIDTH, legal_moves)
+from ..board.kernels import (BOARDSIZE, COLOR, EMPTY, HEAD, KO_POINT, LAST_MOVE, LIBS, OFFBOARD,
+                             PASS, SIZE, WIDTH, legal_moves, neighbour_chains, touches_chain)
 from ..board.symmetry import SYMMETRIES, images
 from ..jit import allocating_kernel, inline_kernel, kernel
 from ..tactics.liberties import liberties_after, touches_atari
@@ -157,18 +157,6 @@ def line_value(p, w, size):
 
 
 @kernel
-def _touches_point(pts, w, head, p):
-    """True when a stone of chain ``head`` is next to the point ``p``."""
-    s = head
-    while True:
-        if s - 1 == p or s + 1 == p or s - w == p or s + w == p:
-            return True
-        s = pts[NEXT, s]
-        if s == head:
-            return False
-
-
-@kernel
 def pattern3_code(pts, w, p, color):
     """The raw 3x3 code of ``color`` playing at ``p``: the state of each of the 8 neighbours
     (empty, edge, own or opponent stone, each stone in atari or not), a digit in base
@@ -215,35 +203,24 @@ def move_values(pts, info, p, color, last, previous, vals):
     kind = 3
     escape = 0
     atari = 0
-    h1 = -1
-    h2 = -1
-    h3 = -1
-    for q in (p - 1, p + 1, p - w, p + w):
-        c = pts[COLOR, q]
-        if c != color and c != opp:
-            continue
-        h = pts[HEAD, q]
-        if h == h1 or h == h2 or h == h3:
-            continue
-        if h1 < 0:
-            h1 = h
-        elif h2 < 0:
-            h2 = h
-        else:
-            h3 = h
+    for h in neighbour_chains(pts, w, p, opp):
+        if h < 0:
+            break
         libs = pts[LIBS, h]
-        if c == opp:
-            if libs == 1:
-                captured += pts[SIZE, h]
-                if touches_atari(pts, w, h, color):
-                    kind = 1
-                elif kind > 2 and last > 0 and pts[HEAD, last] == h and pts[COLOR, last] == opp:
-                    kind = 2
-            elif libs == 2:
-                big = 1 if pts[SIZE, h] >= 2 else 0
-                atari = max(atari, 1 + big)
-        elif libs == 1:
-            by_last = last > 0 and _touches_point(pts, w, h, last)
+        if libs == 1:
+            captured += pts[SIZE, h]
+            if touches_atari(pts, w, h, color):
+                kind = 1
+            elif kind > 2 and last > 0 and pts[HEAD, last] == h and pts[COLOR, last] == opp:
+                kind = 2
+        elif libs == 2:
+            big = 1 if pts[SIZE, h] >= 2 else 0
+            atari = max(atari, 1 + big)
+    for h in neighbour_chains(pts, w, p, color):
+        if h < 0:
+            break
+        if pts[LIBS, h] == 1:
+            by_last = last > 0 and touches_chain(pts, w, last, h)
             value = (1 if by_last else 3) + (1 if pts[SIZE, h] >= 2 else 0)
             if escape == 0 or value < escape:
                 escape = value

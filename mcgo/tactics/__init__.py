@@ -6,7 +6,10 @@ Each module holds one kind of reading, as Numba ``kernel``s on a position's arra
 
 * :mod:`.liberties`: the liberties of a chain (:func:`~.liberties.chain_liberties`, the
   liberty of a chain in atari :func:`~.liberties.first_liberty`) and of the chain a move
-  would make (:func:`~.liberties.liberties_after`);
+  would make (:func:`~.liberties.liberties_after`); the capture of a chain in atari
+  (:func:`~.liberties.capture_of`) and of one touching a chain
+  (:func:`~.liberties.capture_touching`); the chains at the last move, biggest first, that
+  the answers to it try (:func:`~.liberties.chains_near`);
 * :mod:`.atari`: one-liberty fights: whether a move captures (:func:`~.atari.is_capture`),
   is a self-atari (:func:`~.atari.is_self_atari`), saves an own chain in atari
   (:func:`~.atari.escape_atari`), the capture-or-escape answer to the last move
@@ -15,7 +18,8 @@ Each module holds one kind of reading, as Numba ``kernel``s on a position's arra
 * :mod:`.eyes`: the true-eye test (:func:`~.eyes.is_true_eye`);
 * :mod:`.geometry`: where a point lies: its line (:func:`~.geometry.edge_distance`), the
   free-area rule (:func:`~.geometry.in_empty_area`, the good and low lines) and contact
-  (:func:`~.geometry.is_next_to`).
+  (:func:`~.geometry.is_next_to`); the board's one distance-limited breadth-first walk
+  (:func:`~.geometry.walk`).
 
 * :mod:`.ladder`: ladders read move by move on copies of the position kept in a per-thread
   ladder space: whether a chain in atari dies running (:func:`~.ladder.ladder_captures`),
@@ -23,7 +27,8 @@ Each module holds one kind of reading, as Numba ``kernel``s on a position's arra
   the playouts' atari on the last move's chain (:func:`~.ladder.ladder_attack`).
 * :mod:`.nakade`: the vital point of a small eyespace of one colour by its shape
   (:func:`~.nakade.nakade_point`), and the nakade answer to the last move
-  (:func:`~.nakade.nakade_answer`).
+  (:func:`~.nakade.nakade_answer`), all on one fill of a small region
+  (:func:`~.nakade.small_region`).
 
 * :mod:`.two_liberties`: chains with two liberties next to the last move: save an own one
   (:func:`~.two_liberties.save_two_liberties`), capture the opponent's when it cannot get

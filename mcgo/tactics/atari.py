@@ -4,10 +4,10 @@ The rules the pattern playout follows move by move (its first step, and its reje
 self-atari) and that the priors reward or punish in the tree.
 """
 
-from ..board.kernels import BLACK, COLOR, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, WHITE, WIDTH, legality
+from ..board.kernels import COLOR, HEAD, LEGAL, LIBS, PASS, WIDTH, legality
 from ..jit import kernel
 from .ladder import ladder_captures
-from .liberties import first_liberty, liberties_after
+from .liberties import capture_of, capture_touching, chains_near, first_liberty, liberties_after
 from .nakade import makes_nakade
 
 
@@ -43,19 +43,9 @@ def escape_atari(pts, info, zob, ladder, head, color, read_ladders):
     ``read_ladders``) the chain does not then die in a ladder (read with
     :func:`mcgo.tactics.ladder.ladder_captures` in the ladder space ``ladder``); PASS if none."""
     w = info[WIDTH]
-    opp = 3 - color
-    s = head
-    while True:
-        for q in (s - 1, s + 1, s - w, s + w):
-            if pts[COLOR, q] == opp:
-                h = pts[HEAD, q]
-                if pts[LIBS, h] == 1:
-                    lib = first_liberty(pts, w, h)
-                    if legality(pts, info, lib, color) == LEGAL:
-                        return lib
-        s = pts[NEXT, s]
-        if s == head:
-            break
+    capture = capture_touching(pts, info, head, color)
+    if capture != PASS:
+        return capture
     lib = first_liberty(pts, w, head)
     if legality(pts, info, lib, color) == LEGAL:
         libs, _ = liberties_after(pts, w, lib, color)
@@ -71,27 +61,19 @@ def capture_or_escape(pts, info, zob, ladder, last, color, read_ladders):
     :func:`escape_atari` (``read_ladders``: see there). PASS if there is none."""
     w = info[WIDTH]
     opp = 3 - color
-    best = PASS
-    best_size = 0
-    for q in (last, last - 1, last + 1, last - w, last + w):
-        c = pts[COLOR, q]
-        if c != BLACK and c != WHITE:
-            continue
-        h = pts[HEAD, q]
-        size = pts[SIZE, h]
-        if pts[LIBS, h] != 1 or size <= best_size:
-            continue
-        if c == opp:
-            move = first_liberty(pts, w, h)
-            if legality(pts, info, move, color) != LEGAL:
-                move = PASS
+    chains = chains_near(pts, w, last, 1)
+    if chains[0] == PASS:
+        return PASS                     # the common case: no chain in atari there
+    for h in chains:
+        if h == PASS:
+            break
+        if pts[COLOR, h] == opp:
+            move = capture_of(pts, info, h, color)
         else:
             move = escape_atari(pts, info, zob, ladder, h, color, read_ladders)
         if move != PASS:
-            best = move
-            best_size = size
-    return best
-
+            return move
+    return PASS
 
 
 @kernel
@@ -103,16 +85,11 @@ def capture_near(pts, info, centre, color):
     only next to that one)."""
     w = info[WIDTH]
     opp = 3 - color
-    best = PASS
-    best_size = 0
-    for q in (centre, centre - 1, centre + 1, centre - w, centre + w):
-        if pts[COLOR, q] != opp:
-            continue
-        h = pts[HEAD, q]
-        if pts[LIBS, h] != 1 or pts[SIZE, h] <= best_size:
-            continue
-        p = first_liberty(pts, w, h)
-        if legality(pts, info, p, color) == LEGAL:
-            best = p
-            best_size = pts[SIZE, h]
-    return best
+    chains = chains_near(pts, w, centre, 1)
+    if chains[0] == PASS:
+        return PASS                     # the common case: no chain in atari there
+    for h in chains:
+        move = capture_of(pts, info, h, color) if pts[COLOR, h] == opp else PASS
+        if move != PASS:
+            return move
+    return PASS

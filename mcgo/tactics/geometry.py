@@ -19,13 +19,16 @@ stones played into the other's territory are dead and both sides must pass).
 """
 
 from ..board.kernels import (BLACK, BOARDSIZE, COLOR, EMPTIES, EMPTY, NEMPTY, NEXT, OFFBOARD,
-                             WIDTH)
+                             WHITE, WIDTH, empty_region)
 from ..jit import inline_kernel, kernel
 
 EMPTY_AREA_RADIUS = 2   # the 5x5 box around a point must be empty
 OPEN_REGION_SHARE = 2   # a region of more than 1/2 of the board's points is open
 INVADER_STONES = 2      # at most this many stones of one colour touching a region...
 WALL_RATIO = 4          # ... and this many times more of the other: a walled-in region
+STONES_STOP = 0         # a walk (see walk) goes round stones,
+STONES_ONE = 1          # reaches them one by one,
+STONES_CHAIN = 2        # or a whole chain at once, as a node of the common fate graph
 FIRST_GOOD_LINE = 2     # edge distance of the 3rd line ...
 LAST_GOOD_LINE = 3      # ... and of the 4th; nearer the edge (1st, 2nd line) is low
 
@@ -66,52 +69,77 @@ def is_next_to(p, q, w):
 
 
 @kernel
-def cfg_distances(pts, w, source, limit, dist, queue):
-    """Write into ``dist`` (int32, one entry per point) the common-fate-graph distance of
-    every point from ``source``, up to ``limit``; farther points (and the border) get
-    ``limit + 1``. The stones of one chain share a distance; ``queue`` (int32, as long as
-    ``dist``) is scratch. Stones of ``source``'s chain are at 0."""
-    far = limit + 1
-    for p in range(dist.shape[0]):
-        dist[p] = far
-    n = 0
-    if pts[COLOR, source] == EMPTY:
-        dist[source] = 0
-        queue[0] = source
-        n = 1
-    else:
-        s = source
-        while True:
-            dist[s] = 0
-            queue[n] = s
-            n += 1
-            s = pts[NEXT, s]
-            if s == source:
-                break
+def walk(pts, w, queue, n, limit, stones, blocker, strength, own, seen, stamp, dist):
+    """A breadth-first walk out to distance ``limit`` from the points ``queue[:n]`` (marked
+    with ``stamp`` in ``seen``, their distance in ``dist``): every point it reaches, at its
+    distance, is marked, given its distance and appended to ``queue``; returns how many
+    points ``queue`` then holds. The one distance-limited search of the board, for the
+    order-k liberties and the influence of the DAG-RNN's inputs
+    (:mod:`mcgo.ownership.features`, :mod:`mcgo.ownership.influence`), the case base's flow
+    influence (:mod:`mcgo.casebase.influence`) and :func:`cfg_distances`.
+
+    It steps through empty points; stones, by ``stones``: ``STONES_STOP`` never reached,
+    ``STONES_ONE`` reached one by one, ``STONES_CHAIN`` reached a whole chain at once (all at
+    the distance of the first). A reached stone of the colour ``blocker`` whose
+    ``strength`` is above ``own`` passes nothing on (``blocker`` -1: none; ``strength`` is
+    read at such stones only)."""
     i = 0
-    while i < n:
+    tail = n
+    while i < tail:
         p = queue[i]
         i += 1
+        if pts[COLOR, p] == blocker and strength[p] > own:
+            continue
         d = dist[p] + 1
         if d > limit:
             continue
         for q in (p - 1, p + 1, p - w, p + w):
-            c = pts[COLOR, q]
-            if c == OFFBOARD or dist[q] <= d:
+            if seen[q] == stamp:
                 continue
-            if c == EMPTY:
+            c = pts[COLOR, q]
+            if c == OFFBOARD:
+                continue
+            if c == EMPTY or stones == STONES_ONE:
+                seen[q] = stamp
                 dist[q] = d
-                queue[n] = q
-                n += 1
-            else:
+                queue[tail] = q
+                tail += 1
+            elif stones == STONES_CHAIN:
                 s = q
                 while True:
+                    seen[s] = stamp
                     dist[s] = d
-                    queue[n] = s
-                    n += 1
+                    queue[tail] = s
+                    tail += 1
                     s = pts[NEXT, s]
                     if s == q:
                         break
+    return tail
+
+
+@kernel
+def cfg_distances(pts, w, source, limit, dist, queue, seen):
+    """Write into ``dist`` (int32, one entry per point) the common-fate-graph distance of
+    every point from ``source``, up to ``limit``; farther points (and the border) get
+    ``limit + 1``. The stones of one chain share a distance; ``queue`` and ``seen`` (int32,
+    as long as ``dist``) are scratch. Stones of ``source``'s chain are at 0."""
+    far = limit + 1
+    for p in range(dist.shape[0]):
+        dist[p] = far
+        seen[p] = 0
+    n = 0
+    s = source
+    while True:
+        seen[s] = 1
+        dist[s] = 0
+        queue[n] = s
+        n += 1
+        if pts[COLOR, source] == EMPTY:
+            break
+        s = pts[NEXT, s]
+        if s == source:
+            break
+    walk(pts, w, queue, n, limit, STONES_CHAIN, -1, dist, 0, seen, 1, dist)
 
 
 @kernel
@@ -132,33 +160,26 @@ def has_open_region(pts, info, seen, stack):
         p = pts[EMPTIES, i]
         if seen[p]:
             continue
-        region += 1             # marks this region's points, and the stones it touches
-        seen[p] = region
-        stack[0] = p
-        top = 1
-        points = 1
-        black = 0
-        white = 0
-        while top > 0:
-            top -= 1
-            s = stack[top]
-            for q in (s - 1, s + 1, s - w, s + w):
-                c = pts[COLOR, q]
-                if c == OFFBOARD or seen[q] == region:
-                    continue
-                seen[q] = region
-                if c == EMPTY:
-                    stack[top] = q
-                    top += 1
-                    points += 1
-                elif c == BLACK:
-                    black += 1
-                else:
-                    white += 1
-        fewer = min(black, white)
-        more = max(black, white)
+        region += 1             # marks this region's points (and the stones it touches)
+        points, around = empty_region(pts, w, p, seen, region, stack)
         if points * OPEN_REGION_SHARE > board_points:
             return True
-        if fewer > 0 and (fewer > INVADER_STONES or more < WALL_RATIO * fewer):
+        if around != BLACK | WHITE:
+            continue            # walled in by one colour and the edge: no invaders to count
+        black = 0
+        white = 0
+        for j in range(points):
+            s = stack[j]
+            for q in (s - 1, s + 1, s - w, s + w):
+                c = pts[COLOR, q]
+                if (c == BLACK or c == WHITE) and seen[q] != region:
+                    seen[q] = region
+                    if c == BLACK:
+                        black += 1
+                    else:
+                        white += 1
+        fewer = min(black, white)
+        more = max(black, white)
+        if fewer > INVADER_STONES or more < WALL_RATIO * fewer:
             return True
     return False

@@ -4,8 +4,9 @@ The board keeps every chain's liberty *count* at its head (``pts[LIBS, head]``);
 here find the liberty *points*, and count the liberties a move would leave, without playing it.
 """
 
-from ..board.kernels import COLOR, EMPTY, HEAD, LIBS, NEXT, PASS, SIZE
-from ..jit import kernel
+from ..board.kernels import (BLACK, COLOR, EMPTY, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, WHITE,
+                             WIDTH, legality)
+from ..jit import inline_kernel, kernel
 
 
 @kernel
@@ -33,6 +34,74 @@ def touches_atari(pts, w, head, color):
         s = pts[NEXT, s]
         if s == head:
             return False
+
+
+@inline_kernel
+def capture_of(pts, info, head, color):
+    """The move of ``color`` that takes the chain ``head`` in atari: its liberty, or PASS when
+    that is not a legal move (a ko, or a suicide)."""
+    lib = first_liberty(pts, info[WIDTH], head)
+    return lib if legality(pts, info, lib, color) == LEGAL else PASS
+
+
+@kernel
+def capture_touching(pts, info, head, color):
+    """A legal move of ``color`` that takes a chain in atari touching the chain ``head`` (the
+    liberty of the first such chain along ``head``'s stone list whose capture is legal), or
+    PASS: the first way to save ``head`` when it is short of liberties."""
+    w = info[WIDTH]
+    opp = 3 - color
+    s = head
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if pts[COLOR, q] == opp and pts[LIBS, pts[HEAD, q]] == 1:
+                move = capture_of(pts, info, pts[HEAD, q], color)
+                if move != PASS:
+                    return move
+        s = pts[NEXT, s]
+        if s == head:
+            return PASS
+
+
+@inline_kernel
+def chains_near(pts, w, centre, liberties):
+    """The distinct chains with exactly ``liberties`` liberties that have a stone at or next
+    to the point ``centre``, biggest first (among equal sizes in the order ``centre``, west,
+    east, south, north): a tuple of 5 heads, PASS after the last one. The order in which the
+    answers to the last move try the chains its stone touches."""
+    h0 = PASS
+    h1 = PASS
+    h2 = PASS
+    h3 = PASS
+    h4 = PASS
+    for q in (centre, centre - 1, centre + 1, centre - w, centre + w):
+        c = pts[COLOR, q]
+        if c != BLACK and c != WHITE:
+            continue
+        h = pts[HEAD, q]
+        if pts[LIBS, h] != liberties or h == h0 or h == h1 or h == h2 or h == h3:
+            continue
+        # Append h after the chains found so far, then move it up past every smaller one
+        # (PASS, the point 0, has size 0: the free slots stay last).
+        if h0 == PASS:
+            h0 = h
+        elif h1 == PASS:
+            h1 = h
+        elif h2 == PASS:
+            h2 = h
+        elif h3 == PASS:
+            h3 = h
+        else:
+            h4 = h
+        if pts[SIZE, h4] > pts[SIZE, h3]:
+            h3, h4 = h4, h3
+        if pts[SIZE, h3] > pts[SIZE, h2]:
+            h2, h3 = h3, h2
+        if pts[SIZE, h2] > pts[SIZE, h1]:
+            h1, h2 = h2, h1
+        if pts[SIZE, h1] > pts[SIZE, h0]:
+            h0, h1 = h1, h0
+    return (h0, h1, h2, h3, h4)
 
 
 @kernel

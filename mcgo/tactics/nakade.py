@@ -41,13 +41,13 @@ The region is the 4-connected set of empty points: every empty neighbour of a re
 is in it, so a point's degree is its count of empty neighbours.
 """
 
-from ..board.kernels import BLACK, COLOR, EMPTY, LEGAL, OFFBOARD, PASS, WHITE, WIDTH, legality
-from ..jit import kernel
+from ..board.kernels import BLACK, COLOR, EMPTY, LEGAL, PASS, WHITE, WIDTH, legality
+from ..jit import inline_kernel, kernel
 
 MIN_EYESPACE = 3   # fewer points: one eye at most, nothing to place inside
 OPEN_NEIGHBOURS = 3  # an empty neighbour of the last move with this many empty neighbours
                      # is not read (see nakade_answer)
-MAX_EYESPACE = 6   # more points: no killable shape the rule knows; the flood fill stops at 7
+MAX_EYESPACE = 6   # more points: no killable shape the rule knows; small_region stops at 7
 
 # (points, adjacent pairs, highest degree) of the shapes with a vital point; the vital
 # point is the one point of that degree.
@@ -115,57 +115,53 @@ def nakade_point(pts, w, p, scratch):
     The eyespace is the 4-connected region of empty points around ``p``; it must have
     ``MIN_EYESPACE`` to ``MAX_EYESPACE`` points, all the stones touching it one colour
     (edges allowed), and a shape of the table above (:func:`shape_key`). ``scratch`` (int32,
-    room for 8 points) holds the region; nothing is allocated. Stops at the region's 7th
-    point or at the first stone of a second colour, so a large or contested area costs a
-    few steps."""
+    room for 8 points) holds the region; nothing is allocated. The fill stops at the
+    region's 7th point, so a large area costs a few steps."""
     if pts[COLOR, p] != EMPTY:
         return PASS
-    scratch[0] = p
-    n = 1
-    owner = EMPTY
-    i = 0
-    while i < n:
-        s = scratch[i]
-        i += 1
-        for q in (s - 1, s + 1, s - w, s + w):
-            c = pts[COLOR, q]
-            if c == EMPTY:
-                if not _in_list(scratch, n, q):
-                    if n == MAX_EYESPACE:
-                        return PASS
-                    scratch[n] = q
-                    n += 1
-            elif c == BLACK or c == WHITE:
-                if owner == EMPTY:
-                    owner = c
-                elif c != owner:
-                    return PASS
-    if n < MIN_EYESPACE:
+    n, around = small_region(pts, w, p, EMPTY, EMPTY, scratch)
+    if n < MIN_EYESPACE or n > MAX_EYESPACE or around == BLACK | WHITE:
         return PASS
     key, vital = shape_key(w, scratch, n)
     return vital if is_vital_shape(key) else PASS
 
 
-@kernel
-def walled_region(pts, w, p, wall, scratch):
-    """The number of points of the region around ``p``: the 4-connected points that are
-    empty or hold stones of the colour other than ``wall``, walled in by ``wall``'s stones
-    and the edge, written into ``scratch``; ``MAX_EYESPACE + 1`` when it is larger (the
-    fill stops there). ``scratch``: int32, room for 8 points."""
+@inline_kernel
+def small_region(pts, w, p, through, also_through, scratch):
+    """The small region around the point ``p``: ``p`` and the 4-connected points from it that
+    hold ``through`` or ``also_through`` (colours, EMPTY included), in the order a
+    breadth-first fill meets them (``scratch``: int32, room for 8 points). Returns the number
+    of its points, ``MAX_EYESPACE + 1`` when it is larger (the fill stops there), and the
+    colours of the stones around it as bits (BLACK | WHITE when it touches both). The one fill
+    of the eyespaces here: of empty points (:func:`nakade_point`), walled in by one colour
+    (:func:`filled_eyespace_point`, :func:`is_vital_point`) or of the stones a throw-in
+    gives (:func:`makes_nakade`)."""
     scratch[0] = p
     n = 1
+    around = 0
     i = 0
     while i < n:
         s = scratch[i]
         i += 1
         for q in (s - 1, s + 1, s - w, s + w):
             c = pts[COLOR, q]
-            if c == OFFBOARD or c == wall or _in_list(scratch, n, q):
-                continue
-            if n == MAX_EYESPACE:
-                return MAX_EYESPACE + 1
-            scratch[n] = q
-            n += 1
+            if c == through or c == also_through:
+                if _in_list(scratch, n, q):
+                    continue
+                if n == MAX_EYESPACE:
+                    return MAX_EYESPACE + 1, around
+                scratch[n] = q
+                n += 1
+            elif c == BLACK or c == WHITE:
+                around |= c
+    return n, around
+
+
+@kernel
+def walled_region(pts, w, p, wall, scratch):
+    """The :func:`small_region` around ``p`` walled in by ``wall``'s stones and the edge (its
+    points empty or the other colour's); its number of points."""
+    n, _ = small_region(pts, w, p, EMPTY, 3 - wall, scratch)
     return n
 
 
@@ -271,27 +267,18 @@ def makes_nakade(pts, w, p, color, scratch):
     the edge, and the space the chain leaves when it is taken cannot make two eyes: up to
     three points, a square four, or a shape of the table above, killed at its vital point
     once more. ``scratch``: int32, room for 8 points."""
-    opp = 3 - color
-    scratch[0] = p
-    n = 1
+    n, _ = small_region(pts, w, p, color, color, scratch)
+    if n > MAX_EYESPACE:
+        return False                    # bigger than the largest killable shape
     liberty = PASS
-    i = 0
-    while i < n:
+    for i in range(n):
         s = scratch[i]
-        i += 1
         for q in (s - 1, s + 1, s - w, s + w):
-            c = pts[COLOR, q]
-            if c == opp or c == OFFBOARD or q == p or q == liberty:
+            if q == p or q == liberty or pts[COLOR, q] != EMPTY:
                 continue
-            if c == EMPTY:
-                if liberty != PASS:
-                    return False        # two liberties: no self-atari to judge
-                liberty = q
-            elif not _in_list(scratch, n, q):
-                if n == MAX_EYESPACE:
-                    return False        # bigger than the largest killable shape
-                scratch[n] = q
-                n += 1
+            if liberty != PASS:
+                return False            # two liberties: no self-atari to judge
+            liberty = q
     if liberty == PASS:
         return False
     for q in (liberty - 1, liberty + 1, liberty - w, liberty + w):

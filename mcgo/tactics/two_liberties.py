@@ -31,11 +31,10 @@ status code to read.
 'B1'
 """
 
-from ..board.kernels import (BLACK, COLOR, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, WHITE, WIDTH,
-                             legality)
+from ..board.kernels import COLOR, LEGAL, PASS, WIDTH, legality
 from ..jit import kernel
-from .liberties import (extension_liberties, first_liberty, liberties_after, touches_atari,
-                        two_liberties)
+from .liberties import (capture_touching, chains_near, extension_liberties, liberties_after,
+                        touches_atari, two_liberties)
 
 ESCAPE_LIBERTIES = 3    # an extension that reaches this many liberties saves the chain
 CAPTURED_LIBERTIES = 1  # an extension left with at most this many is taken next move
@@ -47,17 +46,9 @@ def save_two_liberties(pts, info, head, color):
     opponent chain in atari next to it, else extend at a liberty that gives it three
     liberties or more; PASS if there is none."""
     w = info[WIDTH]
-    opp = 3 - color
-    s = head
-    while True:
-        for q in (s - 1, s + 1, s - w, s + w):
-            if pts[COLOR, q] == opp and pts[LIBS, pts[HEAD, q]] == 1:
-                lib = first_liberty(pts, w, pts[HEAD, q])
-                if legality(pts, info, lib, color) == LEGAL:
-                    return lib
-        s = pts[NEXT, s]
-        if s == head:
-            break
+    capture = capture_touching(pts, info, head, color)
+    if capture != PASS:
+        return capture
     first, second = two_liberties(pts, w, head)
     for lib in (first, second):
         if lib != PASS and legality(pts, info, lib, color) == LEGAL \
@@ -98,21 +89,16 @@ def two_liberty_answer(pts, info, last, color):
     (:func:`save_two_liberties`), or capture the opponent's (:func:`capture_two_liberties`).
     PASS when no such chain has an answer."""
     w = info[WIDTH]
-    best = PASS
-    best_size = 0
-    for q in (last, last - 1, last + 1, last - w, last + w):
-        c = pts[COLOR, q]
-        if c != BLACK and c != WHITE:
-            continue
-        h = pts[HEAD, q]
-        size = pts[SIZE, h]
-        if pts[LIBS, h] != 2 or size <= best_size:
-            continue
-        if c == color:
+    chains = chains_near(pts, w, last, 2)
+    if chains[0] == PASS:
+        return PASS                     # the common case: no such chain there
+    for h in chains:
+        if h == PASS:
+            break
+        if pts[COLOR, h] == color:
             move = save_two_liberties(pts, info, h, color)
         else:
             move = capture_two_liberties(pts, info, h, color)
         if move != PASS:
-            best = move
-            best_size = size
-    return best
+            return move
+    return PASS

@@ -69,6 +69,7 @@ import numpy as np
 
 from ...board.kernels import BLACK, BOARDSIZE, COLOR, EMPTY, HEAD, NEXT, WHITE
 from ...jit import inline_kernel, kernel
+from ...tactics.geometry import STONES_STOP, walk
 from . import influence as I
 
 DEFAULT_RADIUS = 2
@@ -215,20 +216,11 @@ def _chain_pass(pts, size, work):
                 break
         for k in range(LIBERTY_ORDERS):
             work[W_LIBERTIES + k, h] = 0
-        head = 0
-        while head < tail:
-            p = queue[head]
-            head += 1
-            d = dist[p] + 1
-            if d > LIBERTY_ORDERS:
-                continue
-            for q in (p - 1, p + 1, p - w, p + w):
-                if pts[COLOR, q] == EMPTY and seen[q] != stamp:
-                    seen[q] = stamp
-                    dist[q] = d
-                    work[W_LIBERTIES + d - 1, h] += 1
-                    queue[tail] = q
-                    tail += 1
+        stones = tail
+        tail = walk(pts, w, queue, stones, LIBERTY_ORDERS, STONES_STOP, -1, dist, 0, seen,
+                    stamp, dist)
+        for i in range(stones, tail):
+            work[W_LIBERTIES + dist[queue[i]] - 1, h] += 1
         key = I.strength_key(eyes, work[W_LIBERTIES, h])
         s = h
         while True:

@@ -51,9 +51,10 @@ import math
 
 import numpy as np
 
-from ...board.kernels import BLACK, COLOR, EMPTY, HEAD, LIBS, NEXT, OFFBOARD, WHITE
+from ...board.kernels import BLACK, COLOR, EMPTY, HEAD, LIBS, NEXT, WHITE
 from ...jit import inline_kernel, kernel
 from ...tactics.eyes import is_true_eye
+from ...tactics.geometry import STONES_ONE, walk
 
 RADIUS = 4            # influence travels at most 4 steps (2**-4 = 1/16 there)
 SCALE = 1.0           # squash(sum) = 1 - exp(-sum / SCALE)
@@ -122,8 +123,8 @@ def spread(pts, size, strength, stringent, black, white, seen, queue, dist):
     or under the stringent one when ``stringent`` (``strength`` from :func:`chain_strengths`).
     ``seen``, ``queue``, ``dist``: int32 W*W scratch.
 
-    One breadth-first search per stone, cut at ``RADIUS`` steps; a blocking stone is reached
-    but never queued, so nothing flows through it."""
+    One breadth-first walk per stone (:func:`mcgo.tactics.geometry.walk`), cut at ``RADIUS``
+    steps; a blocking stone is reached but passes nothing on."""
     w = size + 2
     for p in range(w * w):
         black[p] = 0.0
@@ -134,36 +135,19 @@ def spread(pts, size, strength, stringent, black, white, seen, queue, dist):
         color = pts[COLOR, s]
         if color != BLACK and color != WHITE:
             continue
-        opp = 3 - color
-        own = strength[s]
         acc = black if color == BLACK else white
         stamp += 1
         seen[s] = stamp
         dist[s] = 0
         queue[0] = s
-        acc[s] += 1.0
-        head = 0
-        tail = 1
-        while head < tail:
-            p = queue[head]
-            head += 1
-            d = dist[p] + 1
-            if d > RADIUS:
-                continue
-            value = 1.0 / (1 << d)           # exact: a power of two
-            for q in (p - 1, p + 1, p - w, p + w):
-                if seen[q] == stamp:
-                    continue
-                c = pts[COLOR, q]
-                if c == OFFBOARD:
-                    continue
-                seen[q] = stamp
-                acc[q] += value
-                if c == opp and (not stringent or strength[q] > own):
-                    continue                 # blocked: reached, passes nothing on
-                dist[q] = d
-                queue[tail] = q
-                tail += 1
+        # An opponent's stone blocks (reached, passes nothing on): every one under the exact
+        # rule, one stronger than the emitter's chain under the stringent one.
+        own = strength[s] if stringent else -1
+        tail = walk(pts, w, queue, 1, RADIUS, STONES_ONE, 3 - color, strength, own, seen, stamp,
+                    dist)
+        for i in range(tail):
+            q = queue[i]
+            acc[q] += 1.0 / (1 << dist[q])   # exact: a power of two
 
 
 @kernel
