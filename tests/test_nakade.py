@@ -28,7 +28,7 @@ from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.match import regress
 from mcgo.tactics.atari import is_self_atari
-from mcgo.tactics.nakade import (OPEN_NEIGHBOURS, is_vital_point, makes_nakade, nakade_answer,
+from mcgo.tactics.nakade import (OPEN_NEIGHBOURS, makes_nakade, nakade_answer,
                                  nakade_point)
 
 SIZES = (9, 19)
@@ -290,47 +290,6 @@ def test_answer_skips_an_illegal_vital_point():
     board.info[K.KO_COLOR] = mcgo.WHITE
     assert nakade_answer(board.pts, board.info, last, mcgo.WHITE, work) == K.PASS
     assert nakade_answer(board.pts, board.info, last, mcgo.BLACK, work) == vital
-
-
-@pytest.mark.parametrize("shape", sorted(VITAL) + sorted(NO_VITAL) + sorted(TOO_SMALL_OR_LARGE))
-def test_vital_point_with_the_other_sides_stones_inside(shape):
-    """:func:`is_vital_point` is true at the shape's vital point and nowhere else, with the
-    eyespace empty and with a stone of the other side on any other point of it (a placement,
-    or stones left to be captured); never for the shapes without one, nor for 1, 2 or 7+
-    points. Wall and ring stones are no vital point."""
-    rows = {**VITAL, **NO_VITAL, **TOO_SMALL_OR_LARGE}[shape]
-    work = scratch()
-    for board, region, vital, (size, place, wall) in every_position(rows, sizes=(9,)):
-        w = size + 2
-        boards = [board]
-        for q in region:
-            if q == vital:
-                continue
-            placed = board.copy()
-            try:
-                placed.play(q, 3 - wall)
-            except mcgo.IllegalMove:
-                continue                # suicide in a one-point space
-            boards.append(placed)
-        for b in boards:
-            for p in region:
-                if b.color_at(p) == K.EMPTY:
-                    got = bool(is_vital_point(b.pts, w, p, work))
-                    assert got == (p == vital), (shape, place, name(b, p), str(b))
-        for p in board.stones(mcgo.BLACK)[:3] + board.stones(mcgo.WHITE)[:3]:
-            assert not is_vital_point(board.pts, w, p, work)
-
-
-def test_vital_point_needs_a_wall():
-    """On an open board, or next to a few loose stones, no point is a vital point."""
-    work = scratch()
-    for size in SIZES:
-        board = mcgo.Board(size)
-        w = size + 2
-        assert not any(is_vital_point(board.pts, w, p, work) for p in board.stones(K.EMPTY))
-        board.play("C3", mcgo.BLACK)
-        board.play("D4", mcgo.WHITE)
-        assert not any(is_vital_point(board.pts, w, p, work) for p in board.stones(K.EMPTY))
 
 
 # --------------------------------------------------------------------------- Fuego's suites

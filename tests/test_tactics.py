@@ -210,58 +210,6 @@ def test_capture_self_atari_and_liberties_after_agree_with_sgfmill(real_position
     assert min(kinds.values()) >= 10, kinds   # the positions really hold each case
 
 
-def removed_chains(ref, board, p, color):
-    """The chains (sets of (row, col)) whose stones sgfmill's board removes when ``color``
-    plays ``p``: the removed points split into their connected parts."""
-    after = ref.copy()
-    after.play(*coords.row_col(p, board.size), SGF_COLOR[color])
-    opp = SGF_COLOR[3 - color]
-    left = {rc for c, rc in ref.list_occupied_points() if c == opp} - \
-        {rc for c, rc in after.list_occupied_points() if c == opp}
-    parts = []
-    while left:
-        stack = [left.pop()]
-        part = set(stack)
-        while stack:
-            r, c = stack.pop()
-            for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if n in left:
-                    left.remove(n)
-                    part.add(n)
-                    stack.append(n)
-        parts.append(part)
-    return parts
-
-
-def test_capture_near_takes_the_biggest_chain_sgfmill_removes_there(real_positions):
-    """With every point as the centre, for each side: the move removes on sgfmill's board a
-    chain at or next to the centre as big as any legal move removes there, and PASS exactly
-    when no legal move removes one."""
-    takes = passes = 0
-    for name, board in real_positions:
-        ref = sgfmill_board(board)
-        w = board.size + 2
-        for color in (mcgo.BLACK, mcgo.WHITE):
-            removed = {p: removed_chains(ref, board, p, color) for p in board.legal_moves(color)
-                       if atari.is_capture(board.pts, w, p, color)}
-            on_board = set(coords.all_points(board.size))
-            for centre in on_board:
-                near = {coords.row_col(q, board.size)
-                        for q in (centre, centre - 1, centre + 1, centre - w, centre + w)
-                        if q in on_board}
-                def biggest(p):
-                    return max((len(c) for c in removed[p] if c & near), default=0)
-                most = max((biggest(p) for p in removed), default=0)
-                move = atari.capture_near(board.pts, board.info, centre, color)
-                where = (name, GTP_COLOR[color], vertex(board, centre))
-                if most == 0:
-                    assert move == K.PASS, where
-                    passes += 1
-                else:
-                    assert move in removed and biggest(move) == most, where
-                    takes += 1
-    assert takes >= 10 and passes >= 100, (takes, passes)
-
 def sgfmill_chains(ref, size):
     """Every chain of sgfmill's board as ``{(row, col): (chain, liberty count)}``, the chain a
     frozenset of its points."""

@@ -13,8 +13,7 @@ Each module holds one kind of reading, as Numba ``kernel``s on a position's arra
 * :mod:`.atari`: one-liberty fights: whether a move captures (:func:`~.atari.is_capture`),
   is a self-atari (:func:`~.atari.is_self_atari`), saves an own chain in atari
   (:func:`~.atari.escape_atari`), the capture-or-escape answer to the last move
-  (:func:`~.atari.capture_or_escape`), and the biggest capture next to a point
-  (:func:`~.atari.capture_near`);
+  (:func:`~.atari.capture_or_escape`);
 * :mod:`.eyes`: the true-eye test (:func:`~.eyes.is_true_eye`);
 * :mod:`.geometry`: where a point lies: its line (:func:`~.geometry.edge_distance`), the
   free-area rule (:func:`~.geometry.in_empty_area`, the good and low lines) and contact

@@ -74,22 +74,3 @@ def capture_or_escape(pts, info, zob, ladder, last, color, read_ladders):
         if move != PASS:
             return move
     return PASS
-
-
-@kernel
-def capture_near(pts, info, centre, color):
-    """A legal move of ``color`` that takes the biggest opponent chain in atari at or next to
-    the point ``centre`` (the capture half of :func:`capture_or_escape`), or PASS if none can
-    be taken. With ``centre`` the mover's own previous move: the capture of a chain its
-    atari caught and the opponent left in atari (a playout's answer to the last move looks
-    only next to that one)."""
-    w = info[WIDTH]
-    opp = 3 - color
-    chains = chains_near(pts, w, centre, 1)
-    if chains[0] == PASS:
-        return PASS                     # the common case: no chain in atari there
-    for h in chains:
-        move = capture_of(pts, info, h, color) if pts[COLOR, h] == opp else PASS
-        if move != PASS:
-            return move
-    return PASS

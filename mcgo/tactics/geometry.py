@@ -75,7 +75,7 @@ def walk(pts, w, queue, n, limit, stones, blocker, strength, own, seen, stamp, d
     distance, is marked, given its distance and appended to ``queue``; returns how many
     points ``queue`` then holds. The one distance-limited search of the board, for the
     order-k liberties and the influence of the DAG-RNN's inputs
-    (:mod:`mcgo.ownership.features`, :mod:`mcgo.ownership.influence`), the case base's flow
+    (:mod:`mcgo.models.ownership.features`, :mod:`mcgo.models.ownership.influence`), the case base's flow
     influence (:mod:`mcgo.casebase.influence`) and :func:`cfg_distances`.
 
     It steps through empty points; stones, by ``stones``: ``STONES_STOP`` never reached,

@@ -134,7 +134,7 @@ def small_region(pts, w, p, through, also_through, scratch):
     of its points, ``MAX_EYESPACE + 1`` when it is larger (the fill stops there), and the
     colours of the stones around it as bits (BLACK | WHITE when it touches both). The one fill
     of the eyespaces here: of empty points (:func:`nakade_point`), walled in by one colour
-    (:func:`filled_eyespace_point`, :func:`is_vital_point`) or of the stones a throw-in
+    (:func:`filled_eyespace_point`) or of the stones a throw-in
     gives (:func:`makes_nakade`)."""
     scratch[0] = p
     n = 1
@@ -179,27 +179,6 @@ def filled_eyespace_point(pts, w, last, scratch):
     if pts[COLOR, vital] != EMPTY or not is_vital_shape(key):
         return PASS
     return vital
-
-
-@kernel
-def is_vital_point(pts, w, p, scratch):
-    """True when the empty point ``p`` is the vital point of an eyespace of either colour:
-    a :func:`walled_region` of 3 to 6 points, which may already hold the other side's
-    stones (placed inside, or left to be captured), with a shape of the table above whose
-    vital point is ``p``. The wall's owner lives there and the other side kills there, so
-    a prior in the tree may favour the point for both (the ``vital_prior`` setting was one:
-    benchmarks/RESULTS.md; the
-    playouts find it only as the answer to a move next to it, :func:`nakade_answer`)."""
-    if pts[COLOR, p] != EMPTY:
-        return False
-    for wall in (BLACK, WHITE):
-        n = walled_region(pts, w, p, wall, scratch)
-        if n < MIN_EYESPACE or n > MAX_EYESPACE:
-            continue
-        key, vital = shape_key(w, scratch, n)
-        if vital == p and is_vital_shape(key):
-            return True
-    return False
 
 
 @kernel
