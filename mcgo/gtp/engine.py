@@ -86,7 +86,7 @@ class Engine:
         self.capture_dead = False    # Fuego's go_param_rules capture_dead: every genmove cleans up
         if config.playout_player:
             self.use_playout_player()
-        self._new_board(config.size, config.komi)
+        self.new_board(config.size, config.komi)
 
     def configure(self, **changes):
         """Play with ``changes`` to the configuration from now on (:meth:`EngineConfig.replace`:
@@ -175,8 +175,6 @@ class Engine:
         self.board = Board(size, komi=komi, scoring=self.scoring)
         self.handicap = 0
         self.player.new_game()
-
-    _new_board = new_board       # the name __init__ uses
 
     def set_position(self, board, handicap=0):
         """Go on from ``board`` (a loaded record's), under the engine's rules: a new game."""

@@ -12,12 +12,12 @@ chooses them by name (Japanese and Korean rules count territory).
 import json
 
 from .. import options
+from ..config import MAX_THREADS
 from .arguments import parse_limit
 from .protocol import GtpError, need, parse_int
 
 LIMIT_PARAMS = {"playouts": "playouts", "maxVisits": "playouts", "maxPlayouts": "playouts",
                 "seconds": "seconds", "maxTime": "seconds"}
-MAX_THREADS = 256
 RULES = {"hasButton": False, "ko": "POSITIONAL", "scoring": "AREA", "suicide": False,
          "tax": "NONE", "whiteHandicapBonus": "0", "friendlyPassOk": True}
 

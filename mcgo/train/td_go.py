@@ -23,6 +23,7 @@ Choices the thesis leaves open, stated here (and stored in each net's metadata):
 """
 
 import json
+import sys
 import time
 
 import click
@@ -130,7 +131,7 @@ def td_command(size, lam, games, seed, learning_rate, t0, output):
     from ..models.cfg_scorer import now
     from .provenance import git_commit
     started = time.perf_counter()
-    with click.progressbar(length=games, label=f"TD({lam:g})", file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(length=games, label=f"TD({lam:g})", file=sys.stderr) as bar:
         net = train(lam, games, seed, progress=lambda _: bar.update(1),
                     learning_rate=learning_rate, t0=t0)
     seconds = time.perf_counter() - started

@@ -47,6 +47,7 @@ board plus the prisoners give the number of moves of each colour), so
 """
 
 import json
+import sys
 import time
 
 import click
@@ -368,7 +369,7 @@ def td_outcome_command(games, lambdas, k_text, moves_text, epochs, learning_rate
         raise click.UsageError(f"no {evaluate_on} games among the {len(kept)} kept "
                                f"(of {read} read; skipped: {skipped or 'none'})")
     cells = len(ks) * len(lams) * epochs
-    with click.progressbar(length=cells, label="td-outcome", file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(length=cells, label="td-outcome", file=sys.stderr) as bar:
         rows = run_table(kept, lams, ks, learning_rate, epochs, seed, side_to_move, evaluate_on,
                          progress=bar.update)
     lengths = [g.moves for g in kept]
