@@ -29,8 +29,7 @@ from typing import Any, Mapping, Optional
 from . import options
 from .board.coords import MAX_SIZE, MIN_SIZE
 
-MAX_THREADS = 256           # GTP numSearchThreads; the command line allows 64
-DEFAULT_EVALUATOR_VISITS = 10.0
+MAX_THREADS = 256           # GTP numSearchThreads (the command line allows 64)
 
 
 def _frozen_settings(values):

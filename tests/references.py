@@ -9,12 +9,11 @@ says where each one comes from.
 Standard library only: the tests import it as ``references`` (``pythonpath = ["tests"]`` in
 pyproject.toml, and ``tests/conftest.py`` turns an absent reference into a skip, or a
 failure under ``MCGO_REQUIRE_REFERENCES=1``), the benchmarks by putting ``tests/`` on their
-path; ``python tests/references.py`` says which of the tests' references are absent.
+path.
 """
 
 import os
 import pathlib
-import sys
 
 ENV = "MCGO_REFERENCE_DATA"
 REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
@@ -27,7 +26,6 @@ KGS_6D = "kgs-6d"
 WHAT = {FUEGO_REGRESSION: "Fuego's regression suites",
         TSUMEGO_PROBLEMS: "the tsumego problems",
         KGS_6D: "the KGS 6d+ game archives"}
-TESTS_NEED = (FUEGO_REGRESSION, TSUMEGO_PROBLEMS)     # kgs-6d: benchmarks only
 
 
 def reference_data():
@@ -52,17 +50,3 @@ def absent_reason(name):
     what = WHAT.get(name, name)
     return (f"{what} not found at {path}: set {ENV} to the folder that holds {name} "
             f"(see the README, Reference data)")
-
-
-def main():
-    """``python tests/references.py``: one line for each reference of the tests that is absent,
-    exit status 1 if any is (``.ci/run`` checks this before the suite, which would fail on it
-    later)."""
-    reasons = [reason for reason in map(absent_reason, TESTS_NEED) if reason]
-    for reason in reasons:
-        print(f"reference data: {reason}", file=sys.stderr)
-    return 1 if reasons else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -17,9 +17,8 @@ import mcgo
 from mcgo.board import coords
 from helpers import RESPONSE, Session, fails, load_rows
 from mcgo.board.handicap import fixed_points
-from mcgo.gtp import commands
 from mcgo.gtp.controller import GtpEngine, GtpFailure
-from mcgo.gtp.engine import Engine, command_names
+from mcgo.gtp.engine import command_names
 
 LZ_ENTRY = re.compile(r"info move (?:[A-HJ-Z]\d{1,2}|pass) visits \d+ winrate \d+ prior \d+ "
                       r"lcb \d+ order \d+ pv(?: (?:[A-HJ-Z]\d{1,2}|pass))+")
@@ -64,27 +63,6 @@ def test_administrative_commands(gtp):
         assert gtp.send(f"known_command {name}") == "true"
     assert gtp.send("known_command frobnicate") == "false"
     assert listed == command_names()
-
-
-# GTP 2's required commands (its section 6.1) and the names of each extension family's
-# commands, as the protocols spell them (kgsGtp's kgs-*, Leela Zero's lz-*, KataGo's kata-*
-# and stop, Fuego's go_*/uct_*, GoGui's gogui-* beside the engine's own mcgo-* for it).
-GTP2_REQUIRED = ("protocol_version name version known_command list_commands quit boardsize "
-                 "clear_board komi play genmove").split()
-FAMILY_NAMES = {"kgs": ("kgs-",), "analyze": ("lz-", "kata-analyze", "kata-genmove_analyze",
-                                              "stop"),
-                "katago": ("kata-",), "fuego": ("go_", "uct_"), "gogui": ("gogui-", "mcgo-")}
-
-
-def test_each_protocol_family_answers_from_its_own_module():
-    families = {f.__name__.rsplit(".", 1)[1]: list(f.COMMANDS) for f in commands.FAMILIES}
-    assert all(name in families["core"] for name in GTP2_REQUIRED)
-    for family, prefixes in FAMILY_NAMES.items():
-        assert families[family] and all(n.startswith(prefixes) for n in families[family]), family
-    extension = tuple(p for prefixes in FAMILY_NAMES.values() for p in prefixes)
-    assert not [n for n in families["core"] + families["clock"] + families["files"]
-                if n.startswith(extension)]
-    assert sum(map(len, families.values())) == len(command_names())   # each name in one family
 
 
 def test_errors_follow_the_spec(gtp):

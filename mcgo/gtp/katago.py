@@ -41,7 +41,7 @@ def kata_get_param(engine, args):
         value = getattr(engine.player, LIMIT_PARAMS[name])
         return "none" if value is None else f"{value:g}"
     if name == "numSearchThreads":
-        return str(engine.search.threads)
+        return str(engine.threads)
     raise GtpError(f"unknown parameter {name}")
 
 

@@ -53,8 +53,6 @@ MAX_DEPTH = 512             # path array length (the tree never gets near it)
 EARLY_STOP_AFTER = 0.25     # consider stopping early after this part of the time budget
 MIN_SEARCH_SHARE = 0.1      # the simulations get at least this part of the time budget, even
                             # when the root's preparation (a cold kernel) took all of it
-PARALLEL_MODES = options.PARALLEL_MODES
-DEFAULT_PARALLEL = options.DEFAULT_PARALLEL
 GAME_SEED_STEP = 0x632BE5AB  # odd: the seeds of a session's games are all distinct
 
 
