@@ -50,7 +50,12 @@ DEFAULT_MEMORY_MB = options.DEFAULT_MEMORY_MB
 BATCH = 16                  # simulations per kernel call between clock checks
 REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
 MAX_DEPTH = 512             # path array length (the tree never gets near it)
-EARLY_STOP_AFTER = 0.25     # consider stopping early after this part of the time budget
+EARLY_STOP_AFTER = 0.1      # look at stopping (settled, or sure enough) after this part of
+                            # the desired time, and again every
+STOP_CHECK_EVERY = 0.05     # this part of it (a look merges the root's children: about a ms)
+UNSURE_VISIT_RATIO = 2.5    # unsure while the runner-up has more than 1/this of the top visits
+                            # (Pachi's best2_ratio),
+UNSURE_VALUE_SHARE = 0.1    # or a move with this part of the top visits has a better win rate
 MIN_SEARCH_SHARE = 0.1      # the simulations get at least this part of the time budget, even
                             # when the root's preparation (a cold kernel) took all of it
 GAME_SEED_STEP = 0x632BE5AB  # odd: the seeds of a session's games are all distinct
@@ -352,12 +357,18 @@ class Search:
         return self.model_setting(board, "model_depth")
 
     def run(self, board, playouts=None, seconds=None, root_bonus=None, stop=None,
-            on_progress=None, progress_interval=None, early_stop=True, move_filter=None):
+            on_progress=None, progress_interval=None, early_stop=True, move_filter=None,
+            desired=None):
         """Search ``board``'s position for the side to move until ``playouts`` simulations
         (all threads together), ``seconds`` of wall time, or ``stop`` (a threading.Event) is
         set. With neither limit it runs until ``stop``. ``on_progress(result)`` is called
         every ``progress_interval`` seconds. ``move_filter``: moves not to try (default
-        :attr:`move_filter`). Returns a :class:`SearchResult`."""
+        :attr:`move_filter`). Returns a :class:`SearchResult`.
+
+        ``desired`` (seconds, at most ``seconds``): a clock's plan (Pachi's desired and
+        worst time): past ``desired`` the search goes on only while its best move is unsure
+        (:meth:`_Control.unsure`), up to ``seconds``. ``early_stop``: with a time limit,
+        stop as soon as the most visited move cannot be overtaken in the time left."""
         if playouts is None and seconds is None and stop is None:
             raise ValueError("a search needs playouts, seconds or a stop event")
         # The time limit counts the root's preparation too: the root priors (seed 003's
@@ -394,7 +405,7 @@ class Search:
             w.simulations = w.moves = 0
             w.owner_sum[:] = 0
         control = _Control(self, board, playouts, seconds, stop, start, early_stop,
-                           called=called)
+                           called=called, desired=desired)
         if self.threads == 1:
             self._work(0, params, board, forbid, control, on_progress, progress_interval)
         else:
@@ -410,6 +421,7 @@ class Search:
         cpu = (time.thread_time() if self.threads == 1 else time.process_time()) - cpu_start
         result = self.result(board, seconds_used, cpu)
         result.stopped_early = control.stopped_early
+        result.extended = control.extended
         self.last_result, self.last_board = result, board.copy()
         return result
 
@@ -420,7 +432,7 @@ class Search:
             while not control.done():
                 worker.run(params, board, control.batch(), forbid)
                 if i == 0:
-                    control.check_early_stop()
+                    control.check_stop()
                     if on_progress is not None and progress_interval is not None \
                             and time.perf_counter() >= next_report:
                         next_report = time.perf_counter() + progress_interval
@@ -495,11 +507,13 @@ class Search:
 
 
 class _Control:
-    """When to stop: playouts, the clock, an event, or the best move being settled."""
+    """When to stop: playouts, the clock, an event, the best move being settled, or (past
+    the desired time) being sure enough of it."""
 
-    def __init__(self, search, board, playouts, seconds, stop, start, early_stop, called=None):
+    def __init__(self, search, board, playouts, seconds, stop, start, early_stop, called=None,
+                 desired=None):
         """``start``: when the simulations began; ``called``: when the search was asked
-        for (default ``start``), from which ``seconds`` run out."""
+        for (default ``start``), from which ``seconds`` and ``desired`` run out."""
         self.search = search
         self.board = board
         self.playouts = playouts
@@ -507,19 +521,26 @@ class _Control:
         self.stop = stop
         self.start = start
         called = start if called is None else called
+        self.called = called
         self.deadline = None if seconds is None \
             else max(called + seconds, start + MIN_SEARCH_SHARE * seconds)
-        self.early_stop = early_stop and seconds is not None \
-            and search.settings["final_by"] == "visits"
+        if seconds is None or desired is None or desired >= seconds:
+            desired = seconds
+        self.desired = desired
+        by_visits = search.settings["final_by"] == "visits"
+        self.early_stop = early_stop and seconds is not None and by_visits
+        self.can_extend = desired is not None and desired < seconds and by_visits
         self.finished = False
-        self.stopped_early = False
-        self._next_early_check = start + (seconds or 0) * EARLY_STOP_AFTER
+        self.stopped_early = False      # the best move was settled
+        self.extended = False           # ran past the desired time, the best move unsure
+        self._sure = False              # past the desired time and sure enough: stop
+        self._next_check = start + (desired or 0) * EARLY_STOP_AFTER
 
     def simulations(self):
         return sum(w.simulations for w in self.search.workers)
 
     def done(self):
-        if self.stopped_early or (self.stop is not None and self.stop.is_set()):
+        if self.stopped_early or self._sure or (self.stop is not None and self.stop.is_set()):
             return True
         if self.playouts is not None and self.simulations() >= self.playouts:
             return True
@@ -531,21 +552,62 @@ class _Control:
         left = self.playouts - self.simulations()
         return max(1, min(BATCH, -(-left // self.search.threads)))
 
-    def check_early_stop(self):
-        """Stop when the runner-up could not catch the leader in the time left."""
-        now = time.perf_counter()
-        if not self.early_stop or now < self._next_early_check:
+    def check_stop(self):
+        """Every so often: stop when the runner-up cannot catch the leader in the time left
+        (:meth:`settled`), or when past the desired time the best move is not unsure."""
+        if not (self.early_stop or self.can_extend):
             return
-        self._next_early_check = now + 0.05 * self.seconds
+        now = time.perf_counter()
+        if now < self._next_check:
+            return
+        self._next_check = now + STOP_CHECK_EVERY * self.desired
+        stats = self.search.root_stats(self.board)
+        if self.early_stop and self.settled(stats, self.simulations_left(now)):
+            self.stopped_early = True
+            return
+        if self.can_extend and now >= self.called + self.desired:
+            if self.unsure(stats) and now < self.extension_end(stats):
+                self.extended = True
+            else:
+                self._sure = True
+
+    def simulations_left(self, now):
+        """The simulations the search may still run: at the rate so far until the deadline
+        (and the batch in flight), within the playout limit."""
         sims = self.simulations()
         rate = sims / max(now - self.start, 1e-6)
-        left = rate * (self.deadline - now)
+        left = rate * max(self.deadline - now, 0.0) + BATCH * self.search.threads
         if self.playouts is not None:
             left = min(left, self.playouts - sims)
-        stats = self.search.root_stats(self.board)
-        if len(stats) < 2:
-            self.stopped_early = len(stats) == 1
-            return
-        if stats[0].visits - stats[1].visits > left:
-            self.stopped_early = True
+        return left
 
+    def settled(self, stats, left):
+        """True when ``left`` more simulations cannot change the move the search chooses:
+        the runner-up cannot reach the leader's visits (with a root bonus, the half of them
+        that makes a move a contender, :meth:`Search.choose`)."""
+        if len(stats) < 2:
+            return len(stats) == 1
+        top, second = stats[0].visits, stats[1].visits
+        if any(m.bonus for m in stats):
+            return second + left < top / 2
+        return second + left < top
+
+    @staticmethod
+    def unsure(stats):
+        """The best move is unsure: the runner-up has more than 1/:data:`UNSURE_VISIT_RATIO`
+        of the top visits, or a move with :data:`UNSURE_VALUE_SHARE` of them has a better
+        win rate than the most visited (Pachi's ``uct_search_keep_looking``)."""
+        if len(stats) < 2 or stats[0].visits <= 0:
+            return False
+        top = stats[0]
+        if stats[1].visits * UNSURE_VISIT_RATIO > top.visits:
+            return True
+        return any(m.visits >= UNSURE_VALUE_SHARE * top.visits and m.winrate > top.winrate
+                   for m in stats[1:])
+
+    def extension_end(self, stats):
+        """How long an unsure search may run: the deadline, or, winning, less (Pachi: sure
+        of the win, the desired time; at an even game, the deadline)."""
+        winrate = stats[0].winrate if stats and stats[0].visits else 0.5
+        sure = min(max(2 * (winrate - 0.5), 0.0), 1.0)
+        return self.called + sure * self.desired + (1 - sure) * self.seconds
