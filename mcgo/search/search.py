@@ -51,8 +51,9 @@ BATCH = 16                  # simulations per kernel call between clock checks
 REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
 MAX_DEPTH = 512             # path array length (the tree never gets near it)
 EARLY_STOP_AFTER = 0.1      # look at stopping (settled, or sure enough) after this part of
-                            # the desired time, and again every
-STOP_CHECK_EVERY = 0.05     # this part of it (a look merges the root's children: about a ms)
+EARLY_STOP_SIMULATIONS = 1000  # the desired time or this many simulations, whichever is first
+STOP_CHECK_EVERY = 0.05     # and again after this part of it, or
+STOP_CHECK_MAX = 0.1        # these seconds (a look merges the root's children: about a ms)
 UNSURE_VISIT_RATIO = 2.5    # unsure while the runner-up has more than 1/this of the top visits
                             # (Pachi's best2_ratio),
 UNSURE_VALUE_SHARE = 0.1    # or a move with this part of the top visits has a better win rate
@@ -534,7 +535,9 @@ class _Control:
         self.stopped_early = False      # the best move was settled
         self.extended = False           # ran past the desired time, the best move unsure
         self._sure = False              # past the desired time and sure enough: stop
+        self._looked = False
         self._next_check = start + (desired or 0) * EARLY_STOP_AFTER
+        self._check_every = min(STOP_CHECK_EVERY * (desired or 0), STOP_CHECK_MAX)
 
     def simulations(self):
         return sum(w.simulations for w in self.search.workers)
@@ -558,9 +561,11 @@ class _Control:
         if not (self.early_stop or self.can_extend):
             return
         now = time.perf_counter()
-        if now < self._next_check:
+        first = not self._looked and self.simulations() >= EARLY_STOP_SIMULATIONS
+        if now < self._next_check and not first:
             return
-        self._next_check = now + STOP_CHECK_EVERY * self.desired
+        self._looked = True
+        self._next_check = now + self._check_every
         stats = self.search.root_stats(self.board)
         if self.early_stop and self.settled(stats, self.simulations_left(now)):
             self.stopped_early = True
