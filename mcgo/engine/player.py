@@ -76,12 +76,14 @@ class Limits(NamedTuple):
 
 def time_note(limits, result):
     """The log's note on a move under a clock: its plan and why the search stopped
-    (``settled``: the best move could not change; ``extended``: past the desired time,
-    unsure), as ``benchmarks/strength/time_game.py`` reads it."""
+    (``planned``: at the desired time, the deadline or the playouts; ``extended``: past
+    the desired time, the best move unsure; ``settled``: the best move could no longer
+    change; ``extended+settled`` both), as ``benchmarks/strength/time_game.py`` reads it."""
     if limits.desired is None:
         return ""
-    how = "settled" if result.stopped_early else "extended" if result.extended else "planned"
-    return f", plan {limits.desired:.2f}s up to {limits.seconds:.2f}s, {how}"
+    how = "+".join(name for name, flag in (("extended", result.extended),
+                                           ("settled", result.stopped_early)) if flag)
+    return f", plan {limits.desired:.2f}s up to {limits.seconds:.2f}s, {how or 'planned'}"
 
 
 class Player:
