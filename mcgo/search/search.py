@@ -52,8 +52,9 @@ REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than th
 MAX_DEPTH = 512             # path array length (the tree never gets near it)
 EARLY_STOP_AFTER = 0.1      # look at stopping (settled, or sure enough) after this part of
 EARLY_STOP_SIMULATIONS = 1000  # the desired time or this many simulations, whichever is first
-STOP_CHECK_EVERY = 0.05     # and again after this part of it, or
-STOP_CHECK_MAX = 0.1        # these seconds (a look merges the root's children: about a ms)
+STOP_CHECK_EVERY = 0.05     # and again after this part of it, within
+STOP_CHECK_SECONDS = (0.02, 0.1)  # these seconds (a look merges the root's children: 1.1 ms
+                                  # on 19x19)
 UNSURE_VISIT_RATIO = 2.5    # unsure while the runner-up has more than 1/this of the top visits
                             # (Pachi's best2_ratio),
 UNSURE_VALUE_SHARE = 0.1    # or a move with this part of the top visits has a better win rate
@@ -537,7 +538,8 @@ class _Control:
         self._sure = False              # past the desired time and sure enough: stop
         self._looked = False
         self._next_check = start + (desired or 0) * EARLY_STOP_AFTER
-        self._check_every = min(STOP_CHECK_EVERY * (desired or 0), STOP_CHECK_MAX)
+        low, high = STOP_CHECK_SECONDS
+        self._check_every = min(max(STOP_CHECK_EVERY * (desired or 0), low), high)
 
     def simulations(self):
         return sum(w.simulations for w in self.search.workers)
