@@ -7,8 +7,9 @@ The referee tells both engines the time settings, sends ``time_left`` before eve
 and charges it to the mover's clock: absolute time, Canadian byo-yomi (``time_settings MAIN
 BYO STONES``) or, with ``--byoyomi``, Japanese byo-yomi (mcgo gets ``kgs-time_settings
 byoyomi MAIN BYO PERIODS``; GNU Go, which has no such command, ``time_settings MAIN BYO 1``).
-A side whose clock runs out loses on time and the game ends there. Every move is checked on
-mcgo's board (positional superko); a finished game is scored by GNU Go's ``final_score``.
+A side whose clock runs out loses on time and the game ends there; so does an engine that
+fails, hangs or answers an illegal move (checked on mcgo's board, positional superko). A
+finished game is scored by GNU Go's ``final_score``.
 
     python benchmarks/strength/time_game.py --size 19 --time-settings "300 30 1" --out runs/time-300-30-1
     python benchmarks/strength/time_game.py --size 19 --time-settings "600 60 10" --out runs/time-600-60-10
@@ -123,9 +124,15 @@ def play(engines, names, clocks, board, move_cap):
             return "move cap", moves
         color = board.to_move
         engine, clock = engines[color], clocks[color]
-        engine.send(clock.time_left(LETTER[color]))
-        started = time.monotonic()
-        answer = engine.send(f"genmove {LETTER[color]}", timeout=clock.allowed() + HANG_MARGIN)
+        try:
+            engine.send(clock.time_left(LETTER[color]))
+            started = time.monotonic()
+            answer = engine.send(f"genmove {LETTER[color]}",
+                                 timeout=clock.allowed() + HANG_MARGIN)
+        except GtpError as fault:
+            moves.append({"number": len(moves) + 1, "color": LETTER[color],
+                          "engine": names[color], "move": None, "fault": str(fault)})
+            return "fault", moves
         used = time.monotonic() - started
         clock.charge(used)
         entry = {"number": len(moves) + 1, "color": LETTER[color], "engine": names[color],
@@ -135,10 +142,15 @@ def play(engines, names, clocks, board, move_cap):
             return "time", moves
         if entry["move"] == "resign":
             return "resignation", moves
-        point = coords.from_gtp(entry["move"], board.size)
-        reason = board.legality(point, color)
+        try:
+            point = coords.from_gtp(entry["move"], board.size)
+        except ValueError:
+            point, reason = None, "not a move"
+        else:
+            reason = board.legality(point, color)
         if reason is not None:
-            raise RuntimeError(f"{names[color]} played {answer} ({reason})")
+            entry["fault"] = f"{answer!r}: {reason}"
+            return "fault", moves
         board.play(point, color)
         engines[3 - color].send(f"play {LETTER[color]} {coords.to_gtp(point, board.size)}")
 
@@ -162,8 +174,9 @@ def stop_counts(moves):
 
 
 def result_of(end, moves, board, settings):
-    if end == "time":
-        return ("W" if moves[-1]["color"] == "b" else "B") + "+T", None
+    if end in ("time", "fault"):
+        return ("W" if moves[-1]["color"] == "b" else "B") + ("+T" if end == "time" else "+F"), \
+            moves[-1].get("fault")
     if end == "resignation":
         return ("W" if moves[-1]["color"] == "b" else "B") + "+R", None
     score, problem = referee_score(DEFAULT_REFEREE, settings, board.moves)
@@ -180,7 +193,7 @@ def table(moves, bucket):
         part = moves[first - 1:first - 1 + bucket]
         cells = []
         for name in ("mcgo", "gnugo"):
-            own = [m["seconds"] for m in part if m["engine"] == name]
+            own = [m["seconds"] for m in part if m["engine"] == name and "seconds" in m]
             cells.append(f"{sum(own) / len(own):8.2f}" if own else f"{'':>8}")
         last = [m for m in part if m["engine"] == "mcgo"][-1:]
         clock = " ".join(f"{k} {v}" for k, v in last[0].items()
@@ -236,9 +249,9 @@ def main(size, komi, time_text, byoyomi, mcgo_color, engine, opponent, move_cap,
                     pass
     plans_read = attach_plans(moves, log_path.read_text(errors="replace"))
     result, note = result_of(end, moves, board, settings)
+    played = moves[:len(board.moves)]       # not a resignation, nor a move past the clock
     comments = {i + 1: f"{m['seconds']:.2f} s, " + ", ".join(
-        f"{k} {v}" for k, v in m.items() if k.endswith("_left")) for i, m in enumerate(
-        m for m in moves if m["move"] != "resign")}
+        f"{k} {v}" for k, v in m.items() if k.endswith("_left")) for i, m in enumerate(played)}
     names_by_color = {"black": names[BLACK], "white": names[WHITE]}
     write_sgf(record_from_board(board, black=names_by_color["black"],
                                 white=names_by_color["white"], result=result,
@@ -250,7 +263,7 @@ def main(size, komi, time_text, byoyomi, mcgo_color, engine, opponent, move_cap,
                "time_system": time_system, "mcgo": mcgo_color, "engine": engine,
                "opponent": opponent, "end": end, "result": result, "moves": len(moves),
                "lost_on_time": [names[c] for c in (BLACK, WHITE) if clocks[c].lost],
-               "seconds": {n: round(sum(m["seconds"] for m in moves if m["engine"] == n), 1)
+               "seconds": {n: round(sum(m.get("seconds", 0) for m in moves if m["engine"] == n), 1)
                            for n in ("mcgo", "gnugo")},
                "mcgo_stopped": stop_counts(moves) if plans_read else None,
                "wall_seconds": round(time.time() - started, 1), "out": str(folder)}
