@@ -260,9 +260,9 @@ ATARI = [". O . O . O . O .",
          "X X X X X . X . X"]
 
 
-def timed_search(monkeypatch, board, **limits):
+def timed_search(monkeypatch, board, preset="strong", **limits):
     monkeypatch.setattr(search_module, "time", FakeTime())
-    return Search(seed=1, policy="pattern").run(board, **limits)
+    return Search(preset=preset, seed=1, policy="pattern").run(board, **limits)
 
 
 def test_a_settled_search_stops_early_with_the_move_a_full_search_plays(monkeypatch):
@@ -290,3 +290,12 @@ def test_an_unsure_move_is_extended_but_never_past_the_worst_time(monkeypatch):
     result = timed_search(monkeypatch, board, seconds=2.0, desired=0.5, early_stop=False)
     assert result.extended
     assert 0.5 < result.seconds <= 2.0 + 0.05
+
+
+def test_the_thesis_choice_by_win_rate_thinks_its_desired_time(monkeypatch):
+    """The thesis's search chooses by win rate, where visits tell nothing of how sure it
+    is: under a clock it thinks the desired time, never extended."""
+    board = mcgo.Board(9, komi=7.0)
+    board.play("E5")
+    result = timed_search(monkeypatch, board, preset="thesis", seconds=2.0, desired=0.5)
+    assert not result.extended and result.seconds <= 0.5 + 0.05

@@ -516,22 +516,24 @@ class _Control:
                  desired=None):
         """``start``: when the simulations began; ``called``: when the search was asked
         for (default ``start``), from which ``seconds`` and ``desired`` run out."""
+        by_visits = search.settings["final_by"] == "visits"
+        if seconds is not None and desired is not None and not by_visits:
+            seconds = min(seconds, desired)     # no "unsure" by win rate: no extension
+        if seconds is None or desired is None or desired >= seconds:
+            desired = seconds
         self.search = search
         self.board = board
         self.playouts = playouts
         self.seconds = seconds
+        self.desired = desired
         self.stop = stop
         self.start = start
         called = start if called is None else called
         self.called = called
         self.deadline = None if seconds is None \
             else max(called + seconds, start + MIN_SEARCH_SHARE * seconds)
-        if seconds is None or desired is None or desired >= seconds:
-            desired = seconds
-        self.desired = desired
-        by_visits = search.settings["final_by"] == "visits"
         self.early_stop = early_stop and seconds is not None and by_visits
-        self.can_extend = desired is not None and desired < seconds and by_visits
+        self.can_extend = desired is not None and desired < seconds
         self.finished = False
         self.stopped_early = False      # the best move was settled
         self.extended = False           # ran past the desired time, the best move unsure
