@@ -18,7 +18,7 @@ import mcgo
 from mcgo.board import coords
 from mcgo.engine.timecontrol import MIN_THINK, SAFETY_SECONDS
 from mcgo.gtp.controller import GtpFailure
-from mcgo.search import search as search_module
+from mcgo.search import control as control_module, search as search_module
 from mcgo.search.search import Search
 
 from helpers import Session, board_from_rows
@@ -261,7 +261,9 @@ ATARI = [". O . O . O . O .",
 
 
 def timed_search(monkeypatch, board, preset="strong", **limits):
-    monkeypatch.setattr(search_module, "time", FakeTime())
+    clock = FakeTime()
+    monkeypatch.setattr(search_module, "time", clock)
+    monkeypatch.setattr(control_module, "time", clock)
     return Search(preset=preset, seed=1, policy="pattern").run(board, **limits)
 
 
