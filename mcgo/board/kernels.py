@@ -241,14 +241,9 @@ def touches_chain(pts, w, q, head):
 
 
 @inline_kernel
-def _merge_chains(pts, big, small):
-    """Relabel the stones of ``small`` to ``big`` and splice the two stone lists."""
-    s = small
-    while True:
-        pts[HEAD, s] = big
-        s = pts[NEXT, s]
-        if s == small:
-            break
+def _splice_chains(pts, big, small):
+    """Splice the stone list of ``small``, whose stones already name ``big`` as their head,
+    into the list of ``big``."""
     nb = pts[NEXT, big]
     pts[NEXT, big] = pts[NEXT, small]
     pts[NEXT, small] = nb
@@ -303,14 +298,29 @@ def play_legal(pts, info, zob, p, color):
     info[CAPTURES + color - 1] += captured
 
     head = p
-    if nfriends > 0:
+    if nfriends == 1:
+        # The commonest merge: the new stone joins one chain. Its liberties that the chain
+        # lacks are its empty neighbours that touch no stone of the chain; four distinct
+        # points, so no marks are needed.
+        head = f1
+        libs = pts[LIBS, head]
+        for q in (p - 1, p + 1, p - w, p + w):
+            if pts[COLOR, q] == EMPTY and not touches_chain(pts, w, q, head):
+                libs += 1
+        pts[HEAD, p] = head
+        _splice_chains(pts, head, p)
+        pts[LIBS, head] = libs
+    elif nfriends > 1:
         head = f1
         for h in (f2, f3, f4):
             if h >= 0 and pts[SIZE, h] > pts[SIZE, head]:
                 head = h
         # The merged chain's liberties: the biggest chain's, plus those of the new stone and
         # of the smaller chains that the biggest does not already touch. This costs the
-        # size of the smaller chains only.
+        # size of the smaller chains only, in one pass that also relabels their stones: once
+        # a stone is relabelled its empty neighbours are all marked, so the unmarked points
+        # met later touch no relabelled stone, and touches_chain still sees only the stones
+        # of the biggest chain.
         libs = pts[LIBS, head]
         stamp = _new_stamp(pts, info)
         for small in (np.int64(p), f1, f2, f3, f4):
@@ -323,12 +333,11 @@ def play_legal(pts, info, zob, p, color):
                         pts[MARK, q] = stamp
                         if not touches_chain(pts, w, q, head):
                             libs += 1
+                pts[HEAD, s] = head
                 s = pts[NEXT, s]
                 if s == small:
                     break
-        for small in (np.int64(p), f1, f2, f3, f4):
-            if small >= 0 and small != head:
-                _merge_chains(pts, head, small)
+            _splice_chains(pts, head, small)
         pts[LIBS, head] = libs
 
     if captured == 1 and ko_candidate != PASS and pts[SIZE, head] == 1 and pts[LIBS, head] == 1:
