@@ -39,7 +39,8 @@ EPOS = 5      # index of an empty point in EMPTIES, -1 for stones
 EMPTIES = 6   # the empty points, first info[NEMPTY] entries valid, in no order
 MARK = 7      # scratch stamps for counting distinct liberties
 STACK = 8     # scratch stack for flood fills
-NFIELDS = 9
+NEIGHBOURS = 9  # how many neighbours of each colour: 4 bits per colour (neighbour_counts)
+NFIELDS = 10
 
 # Slots of ``info``.
 BOARDSIZE = 0
@@ -63,6 +64,29 @@ KO = 2
 SUICIDE = 3
 
 STAMP_LIMIT = 1 << 30
+
+
+@inline_kernel
+def _colour_unit(color):
+    """One neighbour of ``color`` in the NEIGHBOURS row: 4 bits per colour."""
+    return np.int32(1) << np.int32(4 * color)
+
+
+@inline_kernel
+def neighbour_count(pts, p, color):
+    """How many of the four neighbours of ``p`` are ``color`` (EMPTY, BLACK, WHITE or
+    OFFBOARD), from the NEIGHBOURS row that every move keeps up to date."""
+    return (pts[NEIGHBOURS, p] >> np.int32(4 * color)) & np.int32(15)
+
+
+@inline_kernel
+def _count_neighbour_change(pts, w, p, old, new):
+    """The point ``p`` changed from ``old`` to ``new``: its neighbours' counts follow."""
+    d = _colour_unit(new) - _colour_unit(old)
+    pts[NEIGHBOURS, p - 1] += d
+    pts[NEIGHBOURS, p + 1] += d
+    pts[NEIGHBOURS, p - w] += d
+    pts[NEIGHBOURS, p + w] += d
 
 
 @allocating_kernel
@@ -92,6 +116,10 @@ def new_position(size):
             pts[EMPTIES, ne] = p
             ne += 1
     info[NEMPTY] = ne
+    for p in range(n):
+        if pts[COLOR, p] != OFFBOARD:
+            for q in (p - 1, p + 1, p - w, p + w):
+                pts[NEIGHBOURS, p] += _colour_unit(pts[COLOR, q])
     return pts, info
 
 
@@ -143,6 +171,8 @@ def legality(pts, info, p, color):
         return OCCUPIED
     if p == info[KO_POINT] and color == info[KO_COLOR]:
         return KO
+    if neighbour_count(pts, p, EMPTY) > 0:
+        return LEGAL
     w = info[WIDTH]
     for q in (p - 1, p + 1, p - w, p + w):
         c = pts[COLOR, q]
@@ -216,6 +246,7 @@ def _capture_chain(pts, info, zob, head):
     while True:
         nxt = pts[NEXT, s]
         pts[COLOR, s] = EMPTY
+        _count_neighbour_change(pts, w, s, color, EMPTY)
         pts[HEAD, s] = 0
         pts[NEXT, s] = 0
         info[HASH] ^= zob[key_row, s]
@@ -266,18 +297,20 @@ def play_legal(pts, info, zob, p, color):
 
     _remove_empty(pts, info, p)
     pts[COLOR, p] = color
+    _count_neighbour_change(pts, w, p, EMPTY, color)
     pts[HEAD, p] = p
     pts[NEXT, p] = p
     pts[SIZE, p] = 1
     info[HASH] ^= zob[color - 1, p]
 
-    libs = 0
-    for q in (p - 1, p + 1, p - w, p + w):
-        if pts[COLOR, q] == EMPTY:
-            libs += 1
-    # Distinct neighbouring chains: friends to merge, enemies that lose a liberty.
-    f1, f2, f3, f4 = neighbour_chains(pts, w, p, color)
-    e1, e2, e3, e4 = neighbour_chains(pts, w, p, opp)
+    libs = neighbour_count(pts, p, EMPTY)
+    # Distinct neighbouring chains: friends to merge, enemies that lose a liberty (the
+    # counts of neighbours spare the look where there are none).
+    f1 = f2 = f3 = f4 = e1 = e2 = e3 = e4 = -1
+    if neighbour_count(pts, p, color) > 0:
+        f1, f2, f3, f4 = neighbour_chains(pts, w, p, color)
+    if neighbour_count(pts, p, opp) > 0:
+        e1, e2, e3, e4 = neighbour_chains(pts, w, p, opp)
     nfriends = 0
     for h in (f1, f2, f3, f4):
         if h >= 0:
@@ -459,6 +492,14 @@ def check_consistency(pts, info, zob):
                 return 2
     if h != info[HASH]:
         return 3
+    for p in range(n):
+        if pts[COLOR, p] == OFFBOARD:
+            continue
+        counts = 0
+        for q in (p - 1, p + 1, p - w, p + w):
+            counts += _colour_unit(pts[COLOR, q])
+        if pts[NEIGHBOURS, p] != counts:
+            return 9
     if ne != info[NEMPTY]:
         return 4
     # Flood each chain from scratch and compare membership, size and liberties.
