@@ -11,11 +11,10 @@ import numpy as np
 from ..jit import allocating_kernel, inline_kernel, kernel
 
 from ..board.kernels import (BOARDSIZE, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE, WIDTH,
-                             legality, owner_map, play_legal)
+                             legality, owner_map, play_legal_inline)
 from ..tactics.atari import is_bad_self_atari, is_self_atari
 from ..tactics.eyes import is_true_eye
 
-play_legal_inline = inline_kernel(play_legal.py_func)
 MOVE_CAP_FACTOR = 3          # a playout stops after 3 * size * size moves
 SELF_ATARI_KEEP_ONE_IN = 10  # a self-atari of 2+ stones is kept once in 10 tries
 # How a policy treats a self-atari of 2+ stones (``self_atari_rule`` below):
