@@ -25,13 +25,16 @@ Engines (``--engine``, repeatable), each run as a GTP subprocess, one at a time:
   ``-f``); Pachi takes no fewer than 500 fixed playouts; ``pachi:ARGS`` adds arguments.
 
 Prints one JSON object per engine and simulation count (``--save FILE`` appends them, with
-every answer, as JSON lines), then a table; ``--table FILE`` prints the table of a saved file.
+every answer, as JSON lines), then a table; ``--table FILE`` prints the table of a saved file,
+``--places FILE`` where its answers go (near the last move, near a stone) beside the
+professionals'.
 
     python benchmarks/movemodel/opening_curve.py --engine mcgo --sims 100,1000,10000 --save runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --engine pachi --sims 500,1000,10000 --save runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --engine "mcgo:--policy pattern" --sims 1000 --save runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --engine model --sims 0 --save runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --table runs/opening-curve.jsonl
+    python benchmarks/movemodel/opening_curve.py --places runs/opening-curve.jsonl
 """
 
 import json
@@ -194,13 +197,44 @@ def table(results):
     return "\n".join(lines)
 
 
-def read_saved(path):
+def places(results, games, moves):
+    """Where the answers go, beside the professionals': the share within 4 points of the last
+    move, and within 3 of a stone (moves 2 on), for each saved result with its answers."""
+    before = {(name, len(b) + 1): b for name, _, b, _, _ in positions(games, moves)}
+    lines = []
+    for r in results:
+        near_last = near_stone = pro_last = pro_stone = n = 0
+        for a in r["answers"]:
+            moves_before = before.get((a["game"], a["move"]))
+            if not moves_before or a["answer"].lower() in ("pass", "resign"):
+                continue
+            n += 1
+            stones = [q for _, q in moves_before]
+            for answer, is_pro in ((a["answer"], False), (a["professional"], True)):
+                p = coords.from_gtp(answer, 19)
+                last = distance(coords.to_gtp(moves_before[-1][1], 19), p)
+                stone = min(distance(coords.to_gtp(q, 19), p) for q in stones)
+                if is_pro:
+                    pro_last += last <= 4
+                    pro_stone += stone <= 3
+                else:
+                    near_last += last <= 4
+                    near_stone += stone <= 3
+        if n:
+            lines.append(f"{r['engine']} @{r['sims']}: within 4 of the last move {near_last / n:.3f} "
+                         f"(professional {pro_last / n:.3f}), within 3 of a stone "
+                         f"{near_stone / n:.3f} (professional {pro_stone / n:.3f}), {n} positions")
+    return "\n".join(lines)
+
+
+def read_saved(path, answers=False):
     """The results of a ``--save`` file, the last of each engine and count."""
     latest = {}
     for line in pathlib.Path(path).read_text().splitlines():
         if line.strip():
             r = json.loads(line)
-            r.pop("answers", None)
+            if not answers:
+                r.pop("answers", None)
             latest[(r["engine"], r["sims"])] = r
     return list(latest.values())
 
@@ -220,9 +254,16 @@ def read_saved(path):
               help="Append each result, with its answers, to this JSON-lines file.")
 @click.option("--table", "table_of", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Only print the table of a --save file.")
-def main(engines, sims, limit, moves, folder, part, save, table_of):
+@click.option("--places", "places_of", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Only print where the answers of a --save file go (near the last move, "
+                   "near a stone), beside the professionals'.")
+def main(engines, sims, limit, moves, folder, part, save, table_of, places_of):
     if table_of:
         click.echo(table(read_saved(table_of)))
+        return
+    if places_of:
+        saved = read_saved(places_of, answers=True)
+        click.echo(places(saved, test_games(folder, part, max(r["games"] for r in saved)), moves))
         return
     try:
         counts = [int(s) for s in sims.split(",")]
