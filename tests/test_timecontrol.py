@@ -22,6 +22,7 @@ from mcgo.search import control as control_module, search as search_module
 from mcgo.search.search import Search
 
 from helpers import Session, board_from_rows
+from test_search import FIGHT, FIGHT_KOMI
 
 
 class Referee:
@@ -248,16 +249,8 @@ class FakeTime:
     thread_time = process_time = perf_counter
 
 
-# White to move kills black's C5 and D5 at C4, the one move that wins (tests/test_search.py).
-ATARI = [". O . O . O . O .",
-         "O O O O O O O O O",
-         "O . O . O . O . O",
-         "O O O O O O O O O",
-         "O O X X O O O O O",
-         "X . . O O X X X X",
-         "X X X X X . X . X",
-         "X . X . X X X X X",
-         "X X X X X . X . X"]
+# White to move kills black's C5 and D5 at C4, the one move that wins: test_search's fight.
+ATARI = FIGHT
 
 
 def timed_search(monkeypatch, board, preset="strong", **limits):
@@ -270,7 +263,7 @@ def timed_search(monkeypatch, board, preset="strong", **limits):
 def test_a_settled_search_stops_early_with_the_move_a_full_search_plays(monkeypatch):
     """The early stop is exact: stopped when the runner-up could no longer catch the leader
     within the playouts left, it plays what the search run to the end plays."""
-    board = board_from_rows(ATARI, mcgo.WHITE, -12.5)
+    board = board_from_rows(ATARI, mcgo.WHITE, FIGHT_KOMI)
     early = timed_search(monkeypatch, board, playouts=6000, seconds=1e6, early_stop=True)
     full = Search(seed=1, policy="pattern").run(board, playouts=6000, early_stop=False)
     assert early.stopped_early and early.simulations < 6000
@@ -278,7 +271,7 @@ def test_a_settled_search_stops_early_with_the_move_a_full_search_plays(monkeypa
 
 
 def test_a_clear_move_stops_at_the_desired_time(monkeypatch):
-    board = board_from_rows(ATARI, mcgo.WHITE, -12.5)
+    board = board_from_rows(ATARI, mcgo.WHITE, FIGHT_KOMI)
     result = timed_search(monkeypatch, board, seconds=4.0, desired=1.0, early_stop=False)
     assert not result.extended
     assert 0.9 < result.seconds < 1.2
