@@ -35,7 +35,7 @@ def scorer(model, games):
             previous = record.moves[n - 2][1] if n > 1 else -1
             moves, scores = np.zeros(362, np.int32), np.zeros(362)
             args = (board.pts, board.info, board.to_move, previous, model.pattern_table,
-                    model.group_log_gamma, model.diamond_keys, model.diamond_table, moves, scores,
+                    model.group_log_gamma, model.spatial_keys, model.spatial_table, moves, scores,
                     np.zeros(NGROUPS, np.int32))
             legal = M.score_moves(*args) - 1
             start = time.process_time()

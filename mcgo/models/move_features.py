@@ -30,13 +30,9 @@ Groups (version :data:`FEATURE_VERSION`), all seen from the side to move:
 ``pass``           1 for a pass, 2 for a pass answering a pass.
 =================  ========================================================================
 
-and, outside the key, the *diamond* patterns (larger shapes, as Coulom's and Pachi's
-patterns): the points at Manhattan distance 1..3 of the move (24 points; the inner 12 at
-distance 1..2 make the small diamond), each empty, own, opponent or off the board (2 bits,
-no atari), as an exact 48-bit *content code* ``sum state_k << 2k``, canonical under the 8
-symmetries (the smallest image). The small diamond's code is tagged with
-:data:`SMALL_DIAMOND_TAG`. The model uses the largest diamond it knows (see
-:mod:`.movemodel`).
+and, outside the key, the *spatial* patterns (:mod:`.spatial`): the shape around the move
+at gridcular sizes 4 to 10 (12 to 72 points), canonical under the 8 symmetries and relative to
+the mover; the model uses the largest one it knows (see :mod:`.movemodel`).
 
 The features of one move are packed into one int64 *key* (:data:`SHIFTS`), the training
 code's unit: moves of a position with equal keys are interchangeable.
@@ -61,7 +57,7 @@ from ..board.symmetry import SYMMETRIES, images
 from ..jit import allocating_kernel, inline_kernel, kernel
 from ..tactics.liberties import liberties_after, touches_atari
 
-FEATURE_VERSION = 3
+FEATURE_VERSION = 4
 
 GROUPS = ("pattern", "capture", "escape", "self_atari", "atari", "last_distance",
           "previous_distance", "line", "pass")
@@ -81,34 +77,6 @@ NCODES = NSTATES ** 8
 DISTANCE_CAP = 17
 LAST_LINE = 4       # the nearer line of a point beyond it: the centre, no line feature
 LINE_CAP = 6        # the farther line is capped here
-
-# Diamonds: offsets ordered by Manhattan distance, so the small diamond is a prefix.
-DIAMOND_RADIUS = 3
-DIAMOND_POINTS = 24
-SMALL_DIAMOND_POINTS = 12
-SMALL_DIAMOND_TAG = np.int64(1) << 60
-D_EMPTY, D_OWN, D_OPP, D_OFF = range(4)
-
-
-def _diamond_offsets():
-    """int64 arrays (8, 24): (dy, dx) of diamond point k under symmetry s (mcgo.board.symmetry
-    on a 7x7 board centred on the move)."""
-    r = DIAMOND_RADIUS
-    base = sorted(((dy, dx) for dy in range(-r, r + 1) for dx in range(-r, r + 1)
-                   if 0 < abs(dy) + abs(dx) <= r), key=lambda o: (abs(o[0]) + abs(o[1]), o))
-    side = 2 * r + 1
-    table = images(side)
-    dy = np.zeros((SYMMETRIES, len(base)), dtype=np.int64)
-    dx = np.zeros((SYMMETRIES, len(base)), dtype=np.int64)
-    for s in range(SYMMETRIES):
-        for k, (a, b) in enumerate(base):
-            row, col = divmod(int(table[s][(a + r) * side + b + r]), side)
-            dy[s, k], dx[s, k] = row - r, col - r
-    return dy, dx
-
-
-DIAMOND_DY, DIAMOND_DX = _diamond_offsets()
-
 
 @functools.lru_cache(maxsize=None)
 def canonical_table():
@@ -240,64 +208,6 @@ def move_values(pts, info, p, color, last, previous, vals):
 
 
 @kernel
-def diamond_codes(pts, info, p, color, s):
-    """(small, large) content codes of the diamonds around ``p`` seen from ``color``, in the
-    orientation of symmetry ``s`` (0: as on the board). The small one carries its tag."""
-    w = info[WIDTH]
-    size = info[BOARDSIZE]
-    row = p // w
-    col = p % w
-    near_edge = row <= DIAMOND_RADIUS or col <= DIAMOND_RADIUS or \
-        row > size - DIAMOND_RADIUS or col > size - DIAMOND_RADIUS
-    code = np.int64(0)
-    small = np.int64(0)
-    for k in range(DIAMOND_POINTS):
-        r = row + DIAMOND_DY[s, k]
-        c = col + DIAMOND_DX[s, k]
-        if near_edge and (r < 1 or r > size or c < 1 or c > size):
-            state = D_OFF
-        else:
-            x = pts[COLOR, r * w + c]
-            state = D_EMPTY if x == EMPTY else (D_OWN if x == color else D_OPP)
-        code |= np.int64(state) << (2 * k)
-        if k == SMALL_DIAMOND_POINTS - 1:
-            small = code
-    return small | SMALL_DIAMOND_TAG, code
-
-
-@kernel
-def canonical_diamonds(pts, info, p, color):
-    """The canonical (small, large) diamond codes of ``p``: the smallest over the 8 symmetries."""
-    best_small, best = diamond_codes(pts, info, p, color, 0)
-    for s in range(1, SYMMETRIES):
-        small, code = diamond_codes(pts, info, p, color, s)
-        best_small = min(best_small, small)
-        best = min(best, code)
-    return best_small, best
-
-
-def diamond_orbit(codes, small):
-    """The 8 images (int64 array (n, 8)) of canonical diamond content codes: the codes the
-    scorer meets on the board. ``small``: the codes are small diamonds (tagged)."""
-    codes = np.asarray(codes, dtype=np.int64)
-    npoints = SMALL_DIAMOND_POINTS if small else DIAMOND_POINTS
-    bare = codes & ~SMALL_DIAMOND_TAG if small else codes
-    digits = [(bare >> (2 * k)) & 3 for k in range(npoints)]
-    base = [(int(DIAMOND_DY[0, k]), int(DIAMOND_DX[0, k])) for k in range(npoints)]
-    index = {o: k for k, o in enumerate(base)}
-    out = np.zeros((len(codes), SYMMETRIES), dtype=np.int64)
-    for s in range(SYMMETRIES):
-        # diamond_codes(s) reads point k of the image from offset (DY[s,k], DX[s,k]) of the
-        # board; a canonical code taken with symmetry t is read back with its inverse.
-        image = np.zeros(len(codes), dtype=np.int64)
-        for k in range(npoints):
-            j = index[(int(DIAMOND_DY[s, k]), int(DIAMOND_DX[s, k]))]
-            image |= digits[j] << (2 * k)
-        out[:, s] = image | (SMALL_DIAMOND_TAG if small else 0)
-    return out
-
-
-@kernel
 def pack(vals, canon):
     """The int64 key of the feature values ``vals`` (raw pattern code made canonical)."""
     key = np.int64(0)
@@ -310,21 +220,15 @@ def pack(vals, canon):
 
 
 @kernel
-def candidate_keys(pts, info, color, previous, canon, moves, keys, smalls, larges, vals):
-    """Every legal move of ``color`` (pass last) into ``moves``, its key into ``keys`` and its
-    canonical diamonds into ``smalls`` and ``larges`` (0 for pass); returns how many.
-    ``vals``: int32 scratch of :data:`NGROUPS`."""
+def candidate_keys(pts, info, color, previous, canon, moves, keys, vals):
+    """Every legal move of ``color`` (pass last) into ``moves`` and its key into ``keys``;
+    returns how many. ``vals``: int32 scratch of :data:`NGROUPS`."""
     n = legal_moves(pts, info, color, moves)
     moves[n] = PASS
     last = info[LAST_MOVE]
     for i in range(n + 1):
         move_values(pts, info, moves[i], color, last, previous, vals)
         keys[i] = pack(vals, canon)
-        if i < n:
-            smalls[i], larges[i] = canonical_diamonds(pts, info, moves[i], color)
-        else:
-            smalls[i] = 0
-            larges[i] = 0
     return n + 1
 
 
@@ -346,9 +250,9 @@ def position_keys(board, color=None, previous=-1):
     color = board.to_move if color is None else color
     n = board.size * board.size + 1
     moves = np.zeros(n, dtype=np.int32)
-    keys, smalls, larges = (np.zeros(n, dtype=np.int64) for _ in range(3))
+    keys = np.zeros(n, dtype=np.int64)
     n = candidate_keys(board.pts, board.info, color, previous, canonical_table(), moves, keys,
-                       smalls, larges, np.zeros(NGROUPS, dtype=np.int32))
+                       np.zeros(NGROUPS, dtype=np.int32))
     return {int(moves[i]): int(keys[i]) for i in range(n)}
 
 

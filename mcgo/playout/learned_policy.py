@@ -81,14 +81,14 @@ NEAR_DX = np.array([dx for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1)
 
 def model_tables(model):
     """The ``model`` tuple the kernels read of a :class:`mcgo.models.movemodel.MoveModel`:
-    ``(pattern_lg, group_lg, diamond_keys, diamond_lg, vals)``, ``vals`` a scratch row of
+    ``(pattern_lg, group_lg, spatial_keys, spatial_lg, vals)``, ``vals`` a scratch row of
     its own (one tuple per thread). ``None`` gives placeholders of the same types (all
     gammas 1), which the policies that ignore the model never read."""
     vals = np.zeros(NGROUPS, dtype=np.int32)
     if model is None:
         return (np.zeros(1), np.zeros((NGROUPS, MAXVALUES)), np.full(1, -1, dtype=np.int64),
                 np.zeros(1), vals)
-    return (model.pattern_table, model.group_log_gamma, model.diamond_keys, model.diamond_table,
+    return (model.pattern_table, model.group_log_gamma, model.spatial_keys, model.spatial_table,
             vals)
 
 
@@ -118,7 +118,7 @@ def near_pass(pts, info, color, last, previous, centre, mark, rng, model, total,
     count of empty near points, chosen point)``."""
     if centre <= 0:
         return total, count, chosen
-    pattern_lg, group_lg, diamond_keys, diamond_lg, vals = model
+    pattern_lg, group_lg, spatial_keys, spatial_lg, vals = model
     w = info[WIDTH]
     size = info[BOARDSIZE]
     row = centre // w
@@ -136,7 +136,7 @@ def near_pass(pts, info, color, last, previous, centre, mark, rng, model, total,
         if legality(pts, info, p, color) != LEGAL or is_true_eye(pts, w, p, color):
             continue
         g = np.exp(move_log_gamma(pts, info, p, color, last, previous, pattern_lg, group_lg,
-                                  diamond_keys, diamond_lg, vals))
+                                  spatial_keys, spatial_lg, vals))
         total += g
         if random_unit(rng) * total < g:
             chosen = p
