@@ -532,3 +532,34 @@ def test_the_shipped_model_loads_and_matches_its_recorded_metadata(goban_games_d
     assert table["all"]["positions"] == meta["validation_positions"]
     assert table["all"]["mean_log_p"] == pytest.approx(meta["validation_log_likelihood"], abs=1e-9)
     assert M.open_model("none") is None
+
+
+def _ladder_board(breaker):
+    """The ladder of mcgo.tactics.ladder's example (9x9): black to play E5, an atari on the
+    white stone D5 that chases it along the diagonal; white's B3 (``breaker``) breaks it."""
+    board = mcgo.Board(9)
+    for move in ["C5", "D5", "D6", "pass", "E4", "pass"]:
+        board.play(move)
+    if breaker:
+        board.play("pass")
+        board.play("B3")
+    return board
+
+
+@pytest.mark.parametrize("breaker", [False, True])
+def test_ladder_flags_of_a_hand_worked_ladder_under_the_8_symmetries(breaker):
+    board = _ladder_board(breaker)
+    for s in range(8):
+        image = mcgo.Board(9)
+        image.setup(black=[map_point(p, s, 9) for p in board.stones(mcgo.WHITE)],   # colours swapped
+                    white=[map_point(p, s, 9) for p in board.stones(mcgo.BLACK)])
+        image.to_move = mcgo.WHITE
+        atari = F.unpack(F.position_keys(image)[map_point(board.point("E5"), s, 9)])["atari"]
+        other = F.unpack(F.position_keys(image)[map_point(board.point("D4"), s, 9)])["atari"]
+        assert atari == 1 + (0 if breaker else F.LADDER_FLAG)     # a lone stone, no ko
+        assert other in (1, 1 + F.LADDER_FLAG)                    # D4 ataris it too
+        image.play(map_point(board.point("E5"), s, 9))            # the atari
+        escape = F.unpack(F.position_keys(image)[map_point(board.point("D4"), s, 9)])["escape"]
+        # D4 extends the stone the last move put in atari (value 1: one stone) to two
+        # liberties, and the ladder catches it unless the breaker stands
+        assert escape == 1 + (0 if breaker else F.LADDER_FLAG)

@@ -15,11 +15,13 @@ Groups (version :data:`FEATURE_VERSION`), all seen from the side to move:
                    3: other) x 3 sizes (1, 2-3, 4+ stones captured), values 1..9.
 ``escape``         the move extends an own chain in atari to 2+ liberties: (the last move
                    touches the chain, i.e. the last move made the atari: 1-2; else 3-4) x
-                   (chain of 1 stone, 2+ stones).
+                   (chain of 1 stone, 2+ stones), plus 4 when it extends to two liberties
+                   and the chain is still caught in a ladder (:mod:`mcgo.tactics.ladder`).
 ``self_atari``     the move leaves its own chain with one liberty and captures nothing:
                    1: a single stone, 2: two or more stones.
 ``atari``          the move takes an opponent chain to one liberty: 1 + 2*(a ko is open)
-                   + (the chain has 2+ stones), values 1..4.
+                   + (the chain has 2+ stones) + 4*(the atari starts a ladder that captures
+                   it), values 1..8.
 ``last_distance``  distance to the last move, d = dx + dy + max(dx, dy) (Coulom's metric),
                    value min(d, 17) - 1 (1..16; the same point as 1); 0 after a pass or none.
 ``previous_distance``  the same to the move before the last.
@@ -55,6 +57,7 @@ from ..board.kernels import (BOARDSIZE, COLOR, EMPTY, HEAD, KO_POINT, LAST_MOVE,
                              PASS, SIZE, WIDTH, legal_moves, neighbour_chains, touches_chain)
 from ..board.symmetry import SYMMETRIES, images
 from ..jit import allocating_kernel, inline_kernel, kernel
+from ..tactics.ladder import atari_starts_ladder, ladder_captures, new_ladder_space
 from ..tactics.liberties import liberties_after, touches_atari
 
 FEATURE_VERSION = 4
@@ -64,11 +67,12 @@ GROUPS = ("pattern", "capture", "escape", "self_atari", "atari", "last_distance"
 NGROUPS = len(GROUPS)
 PATTERN, CAPTURE, ESCAPE, SELF_ATARI, ATARI, LAST_DISTANCE, PREVIOUS_DISTANCE, LINE, PASS_G = range(NGROUPS)
 # Values per group (the pattern group's are the raw codes, counted separately).
-NVALUES = (0, 10, 5, 3, 5, 17, 17, 19, 3)
+NVALUES = (0, 10, 9, 3, 9, 17, 17, 19, 3)
 MAXVALUES = 19
 # Bit positions of the groups in a key, and their widths.
-SHIFTS = (0, 21, 25, 28, 30, 33, 38, 43, 48)
-WIDTHS = (21, 4, 3, 2, 3, 5, 5, 5, 2)
+SHIFTS = (0, 21, 25, 29, 31, 35, 40, 45, 50)
+WIDTHS = (21, 4, 4, 2, 4, 5, 5, 5, 2)
+LADDER_FLAG = 4     # added to an escape or an atari value when a ladder decides it
 
 # States of a neighbour in the 3x3 code.
 N_EMPTY, N_OWN, N_OWN_ATARI, N_OPP, N_OPP_ATARI, N_OFF = range(6)
@@ -153,10 +157,12 @@ def pattern3_code(pts, w, p, color):
 
 
 @kernel
-def move_values(pts, info, p, color, last, previous, vals):
+def move_values(pts, info, zob, ladder, p, color, last, previous, vals):
     """Write the feature values of ``color`` playing the legal move ``p`` into ``vals``
     (int32, :data:`NGROUPS`); ``vals[PATTERN]`` is the *raw* 3x3 code (map it with
-    :func:`canonical_table`). ``last``/``previous``: the last two moves (PASS or -1: none)."""
+    :func:`canonical_table`). ``last``/``previous``: the last two moves (PASS or -1: none);
+    ``zob``, ``ladder``: the board's Zobrist keys and a ladder space for reading ladders
+    (:func:`mcgo.tactics.ladder.new_ladder_space`)."""
     for g in range(NGROUPS):
         vals[g] = 0
     if p == PASS:
@@ -170,7 +176,9 @@ def move_values(pts, info, p, color, last, previous, vals):
     captured = 0
     kind = 3
     escape = 0
+    escaping = -1
     atari = 0
+    ladder_atari = False
     for h in neighbour_chains(pts, w, p, opp):
         if h < 0:
             break
@@ -184,6 +192,8 @@ def move_values(pts, info, p, color, last, previous, vals):
         elif libs == 2:
             big = 1 if pts[SIZE, h] >= 2 else 0
             atari = max(atari, 1 + big)
+            if not ladder_atari and atari_starts_ladder(pts, info, zob, ladder, h, p, color):
+                ladder_atari = True
     for h in neighbour_chains(pts, w, p, color):
         if h < 0:
             break
@@ -192,16 +202,19 @@ def move_values(pts, info, p, color, last, previous, vals):
             value = (1 if by_last else 3) + (1 if pts[SIZE, h] >= 2 else 0)
             if escape == 0 or value < escape:
                 escape = value
+                escaping = h
     if captured > 0:
         bucket = 0 if captured == 1 else (1 if captured <= 3 else 2)
         vals[CAPTURE] = (kind - 1) * 3 + bucket + 1
     libs_after, stones = liberties_after(pts, w, p, color)
     if escape > 0 and libs_after >= 2:
+        if libs_after == 2 and captured == 0 and ladder_captures(pts, info, zob, ladder, escaping):
+            escape += LADDER_FLAG
         vals[ESCAPE] = escape
     if libs_after < 2:
         vals[SELF_ATARI] = 1 if stones == 1 else 2
     if atari > 0:
-        vals[ATARI] = atari + (2 if info[KO_POINT] != PASS else 0)
+        vals[ATARI] = atari + (2 if info[KO_POINT] != PASS else 0) + (LADDER_FLAG if ladder_atari else 0)
     vals[LAST_DISTANCE] = _distance(p, last, w)
     vals[PREVIOUS_DISTANCE] = _distance(p, previous, w)
     vals[LINE] = line_value(p, w, size)
@@ -220,14 +233,14 @@ def pack(vals, canon):
 
 
 @kernel
-def candidate_keys(pts, info, color, previous, canon, moves, keys, vals):
+def candidate_keys(pts, info, zob, ladder, color, previous, canon, moves, keys, vals):
     """Every legal move of ``color`` (pass last) into ``moves`` and its key into ``keys``;
     returns how many. ``vals``: int32 scratch of :data:`NGROUPS`."""
     n = legal_moves(pts, info, color, moves)
     moves[n] = PASS
     last = info[LAST_MOVE]
     for i in range(n + 1):
-        move_values(pts, info, moves[i], color, last, previous, vals)
+        move_values(pts, info, zob, ladder, moves[i], color, last, previous, vals)
         keys[i] = pack(vals, canon)
     return n + 1
 
@@ -251,8 +264,8 @@ def position_keys(board, color=None, previous=-1):
     n = board.size * board.size + 1
     moves = np.zeros(n, dtype=np.int32)
     keys = np.zeros(n, dtype=np.int64)
-    n = candidate_keys(board.pts, board.info, color, previous, canonical_table(), moves, keys,
-                       np.zeros(NGROUPS, dtype=np.int32))
+    n = candidate_keys(board.pts, board.info, board.zob, new_ladder_space(board.size), color,
+                       previous, canonical_table(), moves, keys, np.zeros(NGROUPS, dtype=np.int32))
     return {int(moves[i]): int(keys[i]) for i in range(n)}
 
 
@@ -260,5 +273,6 @@ def position_keys(board, color=None, previous=-1):
 def raw_code_of(pts, info, p, color):
     """The raw 3x3 code of ``p`` (for tests)."""
     vals = np.zeros(NGROUPS, dtype=np.int32)
-    move_values(pts, info, p, color, -1, -1, vals)
+    move_values(pts, info, np.zeros((2, pts.shape[1]), dtype=np.int64),
+                new_ladder_space(info[BOARDSIZE]), p, color, -1, -1, vals)
     return vals[PATTERN]

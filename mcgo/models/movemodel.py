@@ -38,7 +38,9 @@ import zipfile
 import numpy as np
 
 from ..board import kernels as K
+from ..board.board import zobrist
 from ..board.kernels import LAST_MOVE, PASS, legal_moves
+from ..tactics.ladder import new_ladder_space
 from ..jit import inline_kernel, kernel
 from . import move_features as F
 from . import spatial
@@ -58,11 +60,12 @@ class ModelError(ValueError):
 
 # ----------------------------------------------------------------------------- scoring
 @inline_kernel
-def move_log_gamma(pts, info, p, color, last, previous, pattern_lg, group_lg, spatial_keys,
-                   spatial_lg, vals):
+def move_log_gamma(pts, info, zob, ladder, p, color, last, previous, pattern_lg, group_lg,
+                   spatial_keys, spatial_lg, vals):
     """The log-gamma of ``color`` playing the legal move ``p`` (PASS included); ``last``,
-    ``previous``: the last two moves (PASS or -1: none); ``vals``: int32 scratch of NGROUPS."""
-    move_values(pts, info, p, color, last, previous, vals)
+    ``previous``: the last two moves (PASS or -1: none); ``zob``, ``ladder``: the board's
+    Zobrist keys and a ladder space; ``vals``: int32 scratch of NGROUPS."""
+    move_values(pts, info, zob, ladder, p, color, last, previous, vals)
     s = 0.0
     if p != PASS:
         s = pattern_lg[vals[PATTERN]] + largest_known(pts, info, p, color, spatial_keys, spatial_lg)[0]
@@ -72,17 +75,17 @@ def move_log_gamma(pts, info, p, color, last, previous, pattern_lg, group_lg, sp
 
 
 @kernel
-def score_moves(pts, info, color, previous, pattern_lg, group_lg, spatial_keys, spatial_lg,
-                moves, scores, vals):
+def score_moves(pts, info, zob, ladder, color, previous, pattern_lg, group_lg, spatial_keys,
+                spatial_lg, moves, scores, vals):
     """Every legal move of ``color`` (pass last) into ``moves``, its log-gamma into ``scores``;
-    returns how many. ``previous``: the move before the last (-1: none); ``vals``: int32
-    scratch of NGROUPS."""
+    returns how many. ``previous``: the move before the last (-1: none); ``zob``, ``ladder``:
+    the board's Zobrist keys and a ladder space; ``vals``: int32 scratch of NGROUPS."""
     n = legal_moves(pts, info, color, moves)
     moves[n] = PASS
     last = info[LAST_MOVE]
     for i in range(n + 1):
-        scores[i] = move_log_gamma(pts, info, moves[i], color, last, previous, pattern_lg,
-                                   group_lg, spatial_keys, spatial_lg, vals)
+        scores[i] = move_log_gamma(pts, info, zob, ladder, moves[i], color, last, previous,
+                                   pattern_lg, group_lg, spatial_keys, spatial_lg, vals)
     return n + 1
 
 
@@ -113,6 +116,7 @@ class MoveModel:
             table[hit] = self.pattern_log_gamma[i[hit]]
         self.pattern_table = table
         self._vals = np.zeros(NGROUPS, dtype=np.int32)
+        self._ladders = {}          # board size -> the scorer's ladder space
 
     @classmethod
     def uniform(cls):
@@ -126,8 +130,11 @@ class MoveModel:
         size = int(info[K.BOARDSIZE])
         moves = np.zeros(size * size + 1, dtype=np.int32)
         scores = np.zeros(size * size + 1, dtype=np.float64)
-        n = score_moves(pts, info, color, previous, self.pattern_table, self.group_log_gamma,
-                        self.spatial_keys, self.spatial_table, moves, scores, self._vals)
+        if size not in self._ladders:
+            self._ladders[size] = new_ladder_space(size)
+        n = score_moves(pts, info, zobrist(size), self._ladders[size], color, previous,
+                        self.pattern_table, self.group_log_gamma, self.spatial_keys,
+                        self.spatial_table, moves, scores, self._vals)
         return moves[:n], scores[:n]
 
     def probabilities(self, board, color=None, previous=-1):
@@ -152,7 +159,7 @@ class MoveModel:
                                 metadata=np.array(json.dumps(meta, sort_keys=True)))
 
 
-DEFAULT_MODEL = package_file("mcgo.models", "weights", "goban-moves.npz")
+DEFAULT_MODEL = package_file("mcgo.models", "weights", "moves.npz")
 # Board sizes on which the shipped model's tree prior won against the engine without it
 # (benchmarks/journal/, issue 12), each with the settings of the prior it won with: the
 # sizes and settings ``--model auto`` uses (a setting given with --set wins). On 9x9 the

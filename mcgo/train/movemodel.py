@@ -18,6 +18,7 @@ import multiprocessing
 import numpy as np
 
 from ..board import kernels as K
+from ..board.board import zobrist
 from ..board.kernels import LAST_MOVE
 from ..models import move_features as F
 from ..models import spatial as S
@@ -25,6 +26,7 @@ from ..models.move_features import MAXVALUES, NGROUPS, PASS_G, PATTERN, candidat
 from ..models.movemodel import MoveModel
 from ..sgf import SgfError, read_games, replay
 from ..sgf.sources import input_files, iter_inputs
+from ..tactics.ladder import new_ladder_space
 from . import mm
 from .provenance import git_commit
 from .split import TEST, TRAIN, VALIDATION, game_key, split_of
@@ -147,9 +149,10 @@ def game_rows(record, spatial, rate=1.0, moves=None, canon=None):
     vals = np.zeros(NGROUPS, dtype=np.int32)
     hashes = np.zeros(S.NSIZES, dtype=np.int64)
     scratch = np.zeros(S.SYMMETRIES, dtype=np.int64)
+    zob, ladder = zobrist(record.size), new_ladder_space(record.size)
     rows, counts, lengths, winners = [], [], [], []
     for _, pts, info, color, point, previous in _sample_states(record, rate, moves):
-        n = candidate_keys(pts, info, color, previous, canon, cand, keys, vals)
+        n = candidate_keys(pts, info, zob, ladder, color, previous, canon, cand, keys, vals)
         where = np.flatnonzero(cand[:n] == point)
         if len(where) == 0:
             break
