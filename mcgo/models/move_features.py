@@ -60,7 +60,7 @@ from ..jit import allocating_kernel, inline_kernel, kernel
 from ..tactics.ladder import atari_starts_ladder, ladder_captures, new_ladder_space
 from ..tactics.liberties import liberties_after, touches_atari
 
-FEATURE_VERSION = 4
+FEATURE_VERSION = 5
 
 GROUPS = ("pattern", "capture", "escape", "self_atari", "atari", "last_distance",
           "previous_distance", "line", "pass")

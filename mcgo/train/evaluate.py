@@ -247,8 +247,10 @@ def _sources(games):
               help="Virtual wins and losses of each spatial pattern [default: the model's].")
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Processes reading the games.")
+@click.option("--iterations", type=click.IntRange(1), default=40, show_default=True,
+              help="At most this many MM iterations (it stops earlier on the validation games).")
 def moves_command(games, output, size, max_games, min_seen, spatial_min_played, spatial_prior,
-                  jobs):
+                  jobs, iterations):
     """Train the move model (Bradley-Terry by MM) on the train split of GAMES (files, folders
     or archives; PATH@RATE uses each position of those games with chance RATE)."""
     sources = _sources(games)
@@ -262,7 +264,8 @@ def moves_command(games, output, size, max_games, min_seen, spatial_min_played, 
                   max_games=max_games, min_seen=min_seen,
                   spatial_min_played=spatial_min_played or DEFAULT_SPATIAL_MIN_PLAYED,
                   spatial_prior=DEFAULT_SPATIAL_PRIOR if spatial_prior is None else spatial_prior,
-                  jobs=jobs, source=" ".join(games), log=lambda text: click.echo(text, err=True))
+                  jobs=jobs, iterations=iterations, source=" ".join(games),
+                  log=lambda text: click.echo(text, err=True))
     model.metadata["unreadable_files"] = len(skipped)
     model.save(output)
     m = model.metadata
