@@ -22,6 +22,7 @@ True
 
 import sys
 import time
+from typing import NamedTuple, Optional
 
 import numpy as np
 
@@ -61,6 +62,28 @@ WARM_UP_PLAYOUTS = 32
 
 def log(*parts):
     print(*parts, file=sys.stderr, flush=True)
+
+
+class Limits(NamedTuple):
+    """A move's limits: ``playouts`` and ``seconds`` (None: none), the clock's
+    ``desired`` time within ``seconds`` (None without a clock: think ``seconds``), and
+    ``early_stop``: time saved is kept, so a settled search stops."""
+    playouts: Optional[int]
+    seconds: Optional[float]
+    desired: Optional[float]
+    early_stop: bool
+
+
+def time_note(limits, result):
+    """The log's note on a move under a clock: its plan and why the search stopped
+    (``planned``: at the desired time, the deadline or the playouts; ``extended``: past
+    the desired time, the best move unsure; ``settled``: the best move could no longer
+    change; ``extended+settled`` both), as ``benchmarks/strength/time_game.py`` reads it."""
+    if limits.desired is None:
+        return ""
+    how = "+".join(name for name, flag in (("extended", result.extended),
+                                           ("settled", result.stopped_early)) if flag)
+    return f", plan {limits.desired:.2f}s up to {limits.seconds:.2f}s, {how or 'planned'}"
 
 
 class Player:
@@ -125,20 +148,23 @@ class Player:
 
     # ------------------------------------------------------------------ limits
     def limits(self, board, color, received_at=None):
-        """(playouts, seconds) for a move of ``color``: the command-line limits, the clock's
-        budget, and the time already gone since the command arrived (``received_at``,
+        """The :class:`Limits` of a move of ``color``: the command-line limits, the clock's
+        plan, and the time already gone since the command arrived (``received_at``,
         ``time.monotonic()``): a wait before the engine could start on it (a cold start-up,
         a stopped analysis) is not thought on top."""
-        budget = self.clock.budget(board, color)
-        seconds = self.seconds
-        if budget is not None:
-            seconds = budget if seconds is None else min(seconds, budget)
+        plan = self.clock.plan(board, color)
+        seconds, desired = self.seconds, None
+        if plan is not None:
+            seconds = plan.worst if seconds is None else min(seconds, plan.worst)
+            desired = min(plan.desired, seconds)
         if seconds is None and self.playouts is None:
             seconds = DEFAULT_SECONDS
         if seconds is not None and received_at is not None:
             waited = time.monotonic() - received_at
             seconds = max(MIN_THINK, seconds - waited)
-        return self.playouts, seconds
+            if desired is not None:
+                desired = min(seconds, max(MIN_THINK, desired - waited))
+        return Limits(self.playouts, seconds, desired, plan is not None and plan.banked)
 
     def advice(self, board):
         """The root bonus and labels for ``board``: the case base's (None, None without one),
@@ -163,15 +189,17 @@ class Player:
         """The main search of ``board`` for its side to move, within the limits and with the
         advice; returns the :class:`~mcgo.search.SearchResult`."""
         bonus, labels = self.advice(board)     # first: its time is the move's (limits)
-        playouts, seconds = self.limits(board, board.to_move, received_at)
+        limits = self.limits(board, board.to_move, received_at)
         self.last_labels = labels
-        result = self.search.run(board, playouts=playouts, seconds=seconds, root_bonus=bonus,
-                                 on_progress=on_progress, progress_interval=interval,
-                                 early_stop=self.clock.can_bank(board.to_move))
+        result = self.search.run(board, playouts=limits.playouts, seconds=limits.seconds,
+                                 root_bonus=bonus, on_progress=on_progress,
+                                 progress_interval=interval, early_stop=limits.early_stop,
+                                 desired=limits.desired)
         if self.verbose:
             log(f"{result.simulations} simulations in {result.seconds:.2f}s "
                 f"({result.simulations_per_second:.0f}/s), best "
-                f"{coords.to_gtp(result.best_move, board.size)} win rate {result.winrate:.3f}")
+                f"{coords.to_gtp(result.best_move, board.size)} win rate {result.winrate:.3f}"
+                f"{time_note(limits, result)}")
         return result
 
     def choose(self, board, handicap=0, cleanup=False, received_at=None, on_progress=None,
@@ -264,7 +292,7 @@ class Player:
         move has left; with too little time left there is no check, and so no such pass. It
         runs on a search of its own, made from the main search's settings and seed, so the
         main tree is kept."""
-        playouts, seconds = self.limits(board, board.to_move, received_at)
+        seconds = self.limits(board, board.to_move, received_at).seconds
         if seconds is not None and seconds < PASS_CHECK_MIN_SECONDS:
             return False
         playouts = max(PASS_CHECK_MIN_PLAYOUTS, int(result.simulations * PASS_CHECK_SHARE))

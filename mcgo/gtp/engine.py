@@ -333,6 +333,8 @@ class Engine:
         """Choose ``color``'s move and play it; its GTP text (``resign`` plays nothing).
         ``cleanup``: ``kgs-genmove_cleanup`` (take the dead stones off before passing)."""
         move, answer = self.choose_move(color, cleanup, on_progress, interval)
+        if self.received_at is not None:     # the clock runs on until the next time_left
+            self.clock.used(color, time.monotonic() - self.received_at)
         if move is not None:
             self.board.play(move, color)
         self._ponder_position = self.board.copy() if self.ponder and move is not None else None

@@ -56,7 +56,8 @@ class SearchResult:
     cpu_seconds: float
     root_visits: float
     owner_sum: Optional[np.ndarray] = None
-    stopped_early: bool = False
+    stopped_early: bool = False     # the best move was settled before the time was up
+    extended: bool = False          # ran past the clock's desired time, the best move unsure
 
     @property
     def winrate(self):

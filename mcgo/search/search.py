@@ -40,6 +40,7 @@ from ..playout.dispatch import new_work
 from . import kernels
 from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, P_TERRITORY,
                       parameter_vector, settings)
+from .control import Control
 from .opening import corner_prior
 from .priors import MODEL_PRIOR_VISITS
 from .results import MoveStats, SearchResult
@@ -47,12 +48,8 @@ from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, P
                    VISITS, WINS, Tree, capacity_for)
 
 DEFAULT_MEMORY_MB = options.DEFAULT_MEMORY_MB
-BATCH = 16                  # simulations per kernel call between clock checks
 REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
 MAX_DEPTH = 512             # path array length (the tree never gets near it)
-EARLY_STOP_AFTER = 0.25     # consider stopping early after this part of the time budget
-MIN_SEARCH_SHARE = 0.1      # the simulations get at least this part of the time budget, even
-                            # when the root's preparation (a cold kernel) took all of it
 GAME_SEED_STEP = 0x632BE5AB  # odd: the seeds of a session's games are all distinct
 
 
@@ -353,12 +350,18 @@ class Search:
         return self.model_setting(board, "model_depth")
 
     def run(self, board, playouts=None, seconds=None, root_bonus=None, stop=None,
-            on_progress=None, progress_interval=None, early_stop=True, move_filter=None):
+            on_progress=None, progress_interval=None, early_stop=True, move_filter=None,
+            desired=None):
         """Search ``board``'s position for the side to move until ``playouts`` simulations
         (all threads together), ``seconds`` of wall time, or ``stop`` (a threading.Event) is
         set. With neither limit it runs until ``stop``. ``on_progress(result)`` is called
         every ``progress_interval`` seconds. ``move_filter``: moves not to try (default
-        :attr:`move_filter`). Returns a :class:`SearchResult`."""
+        :attr:`move_filter`). Returns a :class:`SearchResult`.
+
+        ``desired`` (seconds, at most ``seconds``): a clock's plan (Pachi's desired and
+        worst time): past ``desired`` the search goes on only while its best move is unsure
+        (:meth:`.control.Control.unsure`), up to ``seconds``. ``early_stop``: with a time limit,
+        stop as soon as the most visited move cannot be overtaken in the time left."""
         if playouts is None and seconds is None and stop is None:
             raise ValueError("a search needs playouts, seconds or a stop event")
         # The time limit counts the root's preparation too: the root priors (seed 003's
@@ -394,8 +397,8 @@ class Search:
         for w in self.workers:
             w.simulations = w.moves = 0
             w.owner_sum[:] = 0
-        control = _Control(self, board, playouts, seconds, stop, start, early_stop,
-                           called=called)
+        control = Control(self, board, playouts, seconds, stop, start, early_stop,
+                           called=called, desired=desired)
         if self.threads == 1:
             self._work(0, params, board, forbid, control, on_progress, progress_interval)
         else:
@@ -411,6 +414,7 @@ class Search:
         cpu = (time.thread_time() if self.threads == 1 else time.process_time()) - cpu_start
         result = self.result(board, seconds_used, cpu)
         result.stopped_early = control.stopped_early
+        result.extended = control.extended
         self.last_result, self.last_board = result, board.copy()
         return result
 
@@ -421,7 +425,7 @@ class Search:
             while not control.done():
                 worker.run(params, board, control.batch(), forbid)
                 if i == 0:
-                    control.check_early_stop()
+                    control.check_stop()
                     if on_progress is not None and progress_interval is not None \
                             and time.perf_counter() >= next_report:
                         next_report = time.perf_counter() + progress_interval
@@ -493,60 +497,3 @@ class Search:
             return max(visited, key=lambda m: (m.visits, m.winrate)).move
         contenders = [m for m in visited if m.visits >= top / 2]
         return max(contenders, key=lambda m: (m.winrate + m.bonus, m.visits)).move
-
-
-class _Control:
-    """When to stop: playouts, the clock, an event, or the best move being settled."""
-
-    def __init__(self, search, board, playouts, seconds, stop, start, early_stop, called=None):
-        """``start``: when the simulations began; ``called``: when the search was asked
-        for (default ``start``), from which ``seconds`` run out."""
-        self.search = search
-        self.board = board
-        self.playouts = playouts
-        self.seconds = seconds
-        self.stop = stop
-        self.start = start
-        called = start if called is None else called
-        self.deadline = None if seconds is None \
-            else max(called + seconds, start + MIN_SEARCH_SHARE * seconds)
-        self.early_stop = early_stop and seconds is not None \
-            and search.settings["final_by"] == "visits"
-        self.finished = False
-        self.stopped_early = False
-        self._next_early_check = start + (seconds or 0) * EARLY_STOP_AFTER
-
-    def simulations(self):
-        return sum(w.simulations for w in self.search.workers)
-
-    def done(self):
-        if self.stopped_early or (self.stop is not None and self.stop.is_set()):
-            return True
-        if self.playouts is not None and self.simulations() >= self.playouts:
-            return True
-        return self.deadline is not None and time.perf_counter() >= self.deadline
-
-    def batch(self):
-        if self.playouts is None:
-            return BATCH
-        left = self.playouts - self.simulations()
-        return max(1, min(BATCH, -(-left // self.search.threads)))
-
-    def check_early_stop(self):
-        """Stop when the runner-up could not catch the leader in the time left."""
-        now = time.perf_counter()
-        if not self.early_stop or now < self._next_early_check:
-            return
-        self._next_early_check = now + 0.05 * self.seconds
-        sims = self.simulations()
-        rate = sims / max(now - self.start, 1e-6)
-        left = rate * (self.deadline - now)
-        if self.playouts is not None:
-            left = min(left, self.playouts - sims)
-        stats = self.search.root_stats(self.board)
-        if len(stats) < 2:
-            self.stopped_early = len(stats) == 1
-            return
-        if stats[0].visits - stats[1].visits > left:
-            self.stopped_early = True
-
