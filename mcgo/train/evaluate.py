@@ -265,6 +265,7 @@ def moves_command(games, output, size, max_games, min_seen, spatial_min_played, 
                   spatial_min_played=spatial_min_played or DEFAULT_SPATIAL_MIN_PLAYED,
                   spatial_prior=DEFAULT_SPATIAL_PRIOR if spatial_prior is None else spatial_prior,
                   jobs=jobs, iterations=iterations, source=" ".join(games),
+                  labels=[os.path.basename(path.rstrip("/")) for path, _ in sources],
                   log=lambda text: click.echo(text, err=True))
     model.metadata["unreadable_files"] = len(skipped)
     model.save(output)

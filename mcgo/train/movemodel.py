@@ -189,6 +189,19 @@ class Samples:
         self.games += 1
         self.positions += len(lengths)
 
+    @classmethod
+    def merged(cls, parts):
+        """One Samples of the positions of ``parts``."""
+        out = cls()
+        for part in parts:
+            out._rows += part._rows
+            out._counts += part._counts
+            out._lengths += part._lengths
+            out._winners += part._winners
+            out.games += part.games
+            out.positions += part.positions
+        return out
+
     def add_game(self, record, spatial=None, rate=1.0, moves=None, canon=None):
         """Add the sampled positions of a game (``moves``: (first, last) move numbers)."""
         self.add(*game_rows(record, spatial or SpatialDictionary.empty(), rate, moves, canon))
@@ -244,7 +257,7 @@ def _init_worker(spatial):
 
 
 def _harvest_job(item):
-    record, part, rate = item
+    record, part, rate, _ = item
     try:
         return part, harvest_game(record, rate), None
     except Exception as e:      # noqa: BLE001 - a record the board refuses costs that game only
@@ -252,11 +265,11 @@ def _harvest_job(item):
 
 
 def _rows_job(item):
-    record, part, rate = item
+    record, part, rate, source = item
     try:
-        return part, game_rows(record, _WORKER["spatial"], rate, canon=_WORKER["canon"]), None
+        return (part, source), game_rows(record, _WORKER["spatial"], rate, canon=_WORKER["canon"]), None
     except Exception as e:      # noqa: BLE001
-        return part, None, f"skipped {record.source or '<record>'}: {e}"
+        return (part, source), None, f"skipped {record.source or '<record>'}: {e}"
 
 
 def _pool_map(job, items, jobs, spatial):
@@ -270,9 +283,9 @@ def _pool_map(job, items, jobs, spatial):
 
 def training_games(sources, size=19, max_games=None):
     """The train and validation games of ``sources`` (``(records, rate)`` pairs), as a list of
-    ``(record, split, rate)``; ``max_games`` caps the train games of each source."""
+    ``(record, split, rate, source index)``; ``max_games`` caps the train games of each source."""
     out = []
-    for records, rate in sources:
+    for index, (records, rate) in enumerate(sources):
         train_count = 0
         for record in records:
             if record.size != size:
@@ -284,16 +297,17 @@ def training_games(sources, size=19, max_games=None):
                 if max_games is not None and train_count >= max_games:
                     continue
                 train_count += 1
-            out.append((record, part, rate))
+            out.append((record, part, rate, index))
     return out
 
 
 def train(sources, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.DEFAULT_PRIOR,
           iterations=mm.DEFAULT_ITERATIONS, spatial_min_played=DEFAULT_SPATIAL_MIN_PLAYED,
-          spatial_prior=DEFAULT_SPATIAL_PRIOR, jobs=1, source="", log=None):
+          spatial_prior=DEFAULT_SPATIAL_PRIOR, jobs=1, source="", labels=None, log=None):
     """A :class:`MoveModel` trained on the train games of ``sources`` (GameRecords of ``size``;
     an iterable of records, or ``(records, rate)`` pairs to sample positions), stopped on the
-    validation games. ``max_games`` caps the train games of each source."""
+    validation games. ``max_games`` caps the train games of each source; ``labels`` name the
+    sources in the metadata (default: their numbers)."""
     if not isinstance(sources, (list, tuple)) or not sources or not isinstance(sources[0], tuple):
         sources = [(sources, 1.0)]
     games = training_games(sources, size, max_games)
@@ -315,13 +329,14 @@ def train(sources, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.
     say(f"harvest: {len(hashes)} moves played, {len(spatial)} spatial patterns kept {by_size}")
     del hashes, contents
     # Pass 2: the candidates of every sampled position.
-    train_set, valid_set = Samples(), Samples()
-    for part, result, error in _pool_map(_rows_job, games, jobs, spatial):
+    train_set, valid_sets = Samples(), [Samples() for _ in sources]
+    for (part, index), result, error in _pool_map(_rows_job, games, jobs, spatial):
         if error:
             skipped += part == VALIDATION
             say(error)
             continue
-        (train_set if part == TRAIN else valid_set).add(*result)
+        (train_set if part == TRAIN else valid_sets[index]).add(*result)
+    valid_set = Samples.merged(valid_sets)
     if train_set.positions == 0:
         raise ValueError("no training positions (no train-split games of this size?)")
     say(f"rows: {train_set.games} train games, {train_set.positions} positions; "
@@ -346,9 +361,15 @@ def train(sources, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.
     group_lg = np.zeros((NGROUPS, MAXVALUES))
     for g in range(1, NGROUPS):
         group_lg[g, :sizes[g]] = np.log(gammas[g])
+    by_source = {}
+    for index, part in enumerate(valid_sets):
+        if part.positions:
+            ll = mm.log_likelihood(_rows(part, pattern_codes), [np.log(g) for g in gammas])
+            label = labels[index] if labels else str(index)
+            by_source[label] = {"positions": part.positions, "log_likelihood": ll}
     meta = {
         "training_data": source, "split": "train (stopped on validation), mcgo.train.split",
-        "sampling": {str(i): rate for i, (_, rate) in enumerate(sources)},
+        "sampling": {(labels[i] if labels else str(i)): rate for i, (_, rate) in enumerate(sources)},
         "board_size": size, "train_games": train_set.games, "train_positions": train_set.positions,
         "validation_games": valid_set.games, "validation_positions": valid_set.positions,
         "skipped_games": skipped, "min_seen": min_seen, "prior": prior,
@@ -358,12 +379,35 @@ def train(sources, size=19, max_games=None, min_seen=DEFAULT_MIN_SEEN, prior=mm.
         "iterations_run": len(history),
         "train_log_likelihood": history[-1][1] if history else None,
         "validation_log_likelihood": max((h[2] for h in history if h[2] is not None), default=None),
+        "validation_by_source": by_source,
         "commit": git_commit(),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "feature_groups": list(F.GROUPS) + ["spatial"],
     }
     return MoveModel(pattern_codes, np.log(gammas[0][1:]), group_lg, spatial.contents,
                      spatial.sizes, np.log(gammas[SPATIAL][1:]), meta)
+
+
+def model_log_gammas(model):
+    """A model's log-gammas in the order of the MM rows' groups (:func:`_rows`)."""
+    return ([np.concatenate([[0.0], model.pattern_log_gamma])]
+            + [model.group_log_gamma[g, :F.NVALUES[g]] for g in range(1, NGROUPS)]
+            + [np.concatenate([[0.0], model.spatial_log_gamma])])
+
+
+def split_log_likelihood(model, records, rate=1.0, part=VALIDATION, size=19):
+    """(positions, mean log-probability of the moves played) of ``model`` over the sampled
+    positions of the ``part`` games of ``records``, by the training path (MM rows)."""
+    samples = Samples()
+    spatial = SpatialDictionary.of_model(model)
+    canon = F.canonical_table()
+    for record, split in split_records(records, size):
+        if split == part:
+            samples.add_game(record, spatial, rate, canon=canon)
+    if samples.positions == 0:
+        return 0, None
+    return samples.positions, mm.log_likelihood(_rows(samples, model.pattern_codes),
+                                                model_log_gammas(model))
 
 
 def read_records(paths, skipped=None):
