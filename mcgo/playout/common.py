@@ -11,7 +11,7 @@ import numpy as np
 from ..jit import allocating_kernel, inline_kernel, kernel
 
 from ..board.kernels import (BOARDSIZE, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE, WIDTH,
-                             legality, owner_map, play_legal)
+                             legality, owner_map, play_legal_inline)
 from ..tactics.atari import is_bad_self_atari, is_self_atari
 from ..tactics.eyes import is_true_eye
 
@@ -79,7 +79,7 @@ def rejects_self_atari(pts, w, p, color, rng, self_atari_rule, scratch):
     return bad and random_below(rng, SELF_ATARI_KEEP_ONE_IN) != 0
 
 
-@kernel
+@inline_kernel
 def random_move(pts, info, rng, color, self_atari_rule, scratch):
     """A uniformly random legal move of ``color`` that does not fill its own true eye and
     that :func:`rejects_self_atari` keeps under ``self_atari_rule``; PASS if none.
@@ -118,7 +118,7 @@ def play_moves(choose_move, pts, info, zob, pat3, work, rng, owner, record):
     while moves < cap and info[PASSES] < 2:
         color = info[TO_MOVE]
         p = choose_move(pts, info, zob, pat3, work, rng, color)
-        play_legal(pts, info, zob, p, color)
+        play_legal_inline(pts, info, zob, p, color)
         record_move(record, moves, p, color)
         moves += 1
     owner_map(pts, info, owner)

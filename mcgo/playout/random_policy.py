@@ -1,11 +1,11 @@
 """The uniform random playout (thesis 9.5, first method): every legal move that does not
 fill the mover's own true eye is equally likely; a side with no such move passes."""
 
-from ..jit import kernel
+from ..jit import inline_kernel, kernel
 from .common import ALLOW_SELF_ATARI, play_moves, random_move
 
 
-@kernel
+@inline_kernel
 def choose_move(pts, info, zob, pat3, work, rng, color):
     """The random policy's move for ``color`` (``zob``, ``pat3`` and ``work`` unused: every
     rule-abiding policy takes the same arguments); PASS when nothing is left to play."""

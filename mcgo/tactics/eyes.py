@@ -1,6 +1,6 @@
 """Eyes: which empty points a side must not fill."""
 
-from ..board.kernels import COLOR, OFFBOARD
+from ..board.kernels import COLOR, OFFBOARD, neighbour_count
 from ..jit import inline_kernel
 
 
@@ -8,10 +8,8 @@ from ..jit import inline_kernel
 def is_true_eye(pts, w, p, color):
     """True when the empty point ``p`` is a true eye of ``color``: all four neighbours are
     ``color`` or the edge, and at most one diagonal is the opponent's (none on the edge)."""
-    for q in (p - 1, p + 1, p - w, p + w):
-        c = pts[COLOR, q]
-        if c != color and c != OFFBOARD:
-            return False
+    if neighbour_count(pts, p, color) + neighbour_count(pts, p, OFFBOARD) != 4:
+        return False
     opp = 3 - color
     bad = 0
     edge = False
