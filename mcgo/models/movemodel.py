@@ -12,11 +12,12 @@ on a board, :mod:`.spatial`), ``spatial_sizes`` (its size index), ``spatial_log_
 move uses the gamma of the largest kept pattern around it, else 1) and ``metadata`` (JSON text: format name and version, feature version, training data,
 split, games, positions, commit, date, validation metrics). :func:`load` checks all of it.
 
-Training and measuring (the goban professional games; see ``mcgo learn evaluate``)::
+Training and measuring (the shipped model: the goban professional games and the KGS 6d+
+games, positions of the latter sampled at 0.08; see ``mcgo learn evaluate``)::
 
-    mcgo learn moves data/goban-original-games/usr/share/goban/ -o goban-moves.npz
-    mcgo learn evaluate goban-moves.npz data/goban-original-games/usr/share/goban/ --moves 80-83
-    mcgo gtp --model goban-moves.npz          # the tree's priors from the model
+    mcgo learn moves GOBAN KGS-6D@0.08 --jobs 2 --iterations 20 -o moves.npz
+    mcgo learn evaluate moves.npz GOBAN --moves 80-83
+    mcgo gtp --model moves.npz          # the tree's priors from the model
 
 Playing: :func:`score_moves` writes the log-gamma of every legal move of a position (and of
 pass, last) from two tables, the 3x3 one indexed by the raw code and the spatial one by the
@@ -173,7 +174,7 @@ AUTO_MODEL_PRIORS = {
 
 def open_model(choice):
     """The model a command line names: ``"none"`` (None), ``"default"`` (the shipped model,
-    trained on the goban professional games, GPL-2+; see its metadata), ``"auto"`` (the
+    trained on the goban professional games, GPL-2+, and the KGS 6d+ games; see its metadata), ``"auto"`` (the
     shipped model, for the tree's priors on the sizes of :data:`AUTO_MODEL_PRIORS` only,
     with their settings) or a file."""
     if choice == "none":
