@@ -497,9 +497,11 @@ def test_auto_model_gives_priors_on_the_measured_sizes_with_their_settings():
             stats = search.root_stats(board)
             if not used:
                 assert {s.prior_visits for s in stats} == {0.0}
-            elif model is auto and size == 9:       # sqrt shape: strength * sqrt(P), all won
+            elif model is auto and size == 9:       # sqrt shape: strength * sqrt(P), all won,
+                nine = auto.for_size(9).probabilities(board)  # P of the 9x9 model
+                assert nine != probs and auto.for_size(19) is auto
                 for s in stats:
-                    assert math.isclose(s.prior_visits, 100 * math.sqrt(probs[s.move]), rel_tol=1e-9)
+                    assert math.isclose(s.prior_visits, 100 * math.sqrt(nine[s.move]), rel_tol=1e-9)
                     assert s.prior_wins == s.prior_visits
             else:
                 assert {s.prior_visits for s in stats} == {MODEL_PRIOR_VISITS}, (size, used)

@@ -108,6 +108,9 @@ class MoveModel:
         # {board size: {setting: value}} where the tree's prior uses it, with the settings
         # of its prior there (None: every size, at the search's own settings)
         self.prior_settings = None
+        # {board size: MoveModel} whose gammas the tree and the playouts read on that size
+        # instead of these (``--model auto``: the 9x9 one, see AUTO_SIZE_MODELS)
+        self.size_models = {}
         # The raw-code table: every raw 3x3 code maps to its canonical code's log-gamma.
         canon = F.canonical_table()
         table = np.zeros(NCODES, dtype=np.float64)
@@ -126,6 +129,10 @@ class MoveModel:
                    metadata={"format": FORMAT, "version": FORMAT_VERSION, "name": "uniform"})
 
     # ------------------------------------------------------------------ playing
+    def for_size(self, size):
+        """The model whose gammas a search of a ``size`` board reads (:attr:`size_models`)."""
+        return self.size_models.get(size, self)
+
     def scores(self, pts, info, color, previous=-1):
         """(moves, log-gammas) of every legal move (pass last), from the Numba scorer."""
         size = int(info[K.BOARDSIZE])
@@ -161,6 +168,12 @@ class MoveModel:
 
 
 DEFAULT_MODEL = package_file("mcgo.models", "weights", "moves.npz")
+# ``--model auto`` reads these models' gammas on their board sizes: on 9x9 the model of the
+# goban games alone (the same features), with which the default kept passing Fuego's 9x9
+# suites that the KGS model's prior missed (tests/test_search.py, tests/test_regress.py) and
+# which tied the model shipped before over 39 games; the KGS model was level there too (0.480
+# over 100 games) and won 30-10 on 19x19 (benchmarks/RESULTS.md, 2026-12-02).
+AUTO_SIZE_MODELS = {9: package_file("mcgo.models", "weights", "moves-9x9.npz")}
 # Board sizes on which the shipped model's tree prior won against the engine without it
 # (benchmarks/journal/, issue 12), each with the settings of the prior it won with: the
 # sizes and settings ``--model auto`` uses (a setting given with --set wins). On 9x9 the
@@ -174,14 +187,16 @@ AUTO_MODEL_PRIORS = {
 
 def open_model(choice):
     """The model a command line names: ``"none"`` (None), ``"default"`` (the shipped model,
-    trained on the goban professional games, GPL-2+, and the KGS 6d+ games; see its metadata), ``"auto"`` (the
-    shipped model, for the tree's priors on the sizes of :data:`AUTO_MODEL_PRIORS` only,
-    with their settings) or a file."""
+    trained on the goban professional games, GPL-2+, and the KGS 6d+ games; see its metadata),
+    ``"auto"`` (the shipped model, for the tree's priors on the sizes of
+    :data:`AUTO_MODEL_PRIORS` only, with their settings, and the gammas of
+    :data:`AUTO_SIZE_MODELS` on their sizes) or a file."""
     if choice == "none":
         return None
     model = load(choice if choice not in ("default", "auto") else DEFAULT_MODEL)
     if choice == "auto":
         model.prior_settings = {size: dict(s) for size, s in AUTO_MODEL_PRIORS.items()}
+        model.size_models = {size: load(path) for size, path in AUTO_SIZE_MODELS.items()}
     return model
 
 

@@ -69,7 +69,7 @@ class Worker:
 
     def __init__(self, size, tree, region, seed, model=None):
         w = size + 2
-        self.model = model_tables(model)
+        self.model = model_tables(None if model is None else model.for_size(size))
         self.tree = tree
         self.state = tree.state[region]
         self.pts = np.zeros((NFIELDS, w * w), dtype=np.int32)
