@@ -1,7 +1,7 @@
 """The files mcgo ships inside its package (the default case base, the learned models), found
 with :mod:`importlib.resources` so that a wheel's install finds them as a checkout does.
 
->>> package_file("mcgo.models", "weights", "goban-moves.npz").is_file()
+>>> package_file("mcgo.models", "weights", "moves.npz").is_file()
 True
 """
 

@@ -20,6 +20,7 @@ from mcgo.board import kernels as K
 from mcgo.board.symmetry import map_point
 from mcgo.cli import main
 from mcgo.models import move_features as F
+from mcgo.models import spatial as S
 from mcgo.train import mm
 from mcgo.models import movemodel as M
 from mcgo.train import movemodel as MT
@@ -204,13 +205,15 @@ def test_pattern_code_is_invariant_under_symmetry_and_colour(positions):
                 b = F.raw_code_of(image.pts, image.info, q, 3 - color)
                 assert canon[a] == canon[b]
                 differ += a != b
-                # the diamonds: the same canonical codes, and the board's orientation is one
-                # of the codes the model's table holds for that canonical code
-                here = F.canonical_diamonds(board.pts, board.info, p, color)
-                assert here == F.canonical_diamonds(image.pts, image.info, q, 3 - color)
-                small, large = F.diamond_codes(image.pts, image.info, q, 3 - color, 0)
-                assert large in F.diamond_orbit([here[1]], small=False)[0]
-                assert small in F.diamond_orbit([here[0]], small=True)[0]
+                # the spatial patterns: the same canonical hashes at every size, and the
+                # image's content, read back in its 8 orientations, gives that hash
+                here = S.canonical_hashes(board.pts, board.info, p, color)
+                assert (here == S.canonical_hashes(image.pts, image.info, q, 3 - color)).all()
+                content = np.zeros(S.WORDS, dtype=np.int64)
+                S.content_into(image.pts, image.info, q, 3 - color, content)
+                for j in (0, 3, S.NSIZES - 1):
+                    orbit = S.orbit_hashes(S.truncate(content, j)[None, :], np.array([j]))[0]
+                    assert orbit.min() == here[j]
     assert differ > 100          # the raw codes do change: the table folds them
     # the table: every code maps to the smallest of its orbit, itself included
     assert np.all(canon <= np.arange(F.NCODES))
@@ -263,12 +266,12 @@ def test_numba_scorer_equals_the_training_path(small_model, goban_games_dir):
     """The probability of each played move: Numba scorer vs the MM rows' NumPy log-strengths."""
     record = sgf.read_game(sorted(goban_games_dir.glob("*.sgf"))[3])
     samples = MT.Samples()
-    samples.add_game(record)
-    data = MT._rows(samples, small_model.pattern_codes, small_model.diamond_codes)
+    samples.add_game(record, MT.SpatialDictionary.of_model(small_model))
+    data = MT._rows(samples, small_model.pattern_codes)
     log_gammas = [np.concatenate([[0.0], small_model.pattern_log_gamma])] + \
         [small_model.group_log_gamma[g, :n] for g, n in enumerate(F.NVALUES) if g > 0] + \
-        [np.concatenate([[0.0], small_model.diamond_log_gamma])]
-    assert np.count_nonzero(data.values[:, MT.DIAMOND]) > 1000      # the diamonds do take part
+        [np.concatenate([[0.0], small_model.spatial_log_gamma])]
+    assert np.count_nonzero(data.values[:, MT.SPATIAL]) > 1000      # the spatial patterns do take part
     ls = mm.log_strengths(data, log_gammas)
     total = np.bincount(data.positions, weights=data.counts * np.exp(ls), minlength=data.npositions)
     training_p = np.exp(ls[data.winners]) / total
@@ -303,9 +306,9 @@ def test_model_file_round_trip_and_bad_files(small_model, tmp_path):
     with pytest.raises(M.ModelError, match="no metadata"):
         M.load(other)
     z = dict(np.load(path))
-    del z["diamond_codes"]
+    del z["spatial_contents"]
     np.savez(other, **z)
-    with pytest.raises(M.ModelError, match="missing diamond_codes"):
+    with pytest.raises(M.ModelError, match="missing spatial_contents"):
         M.load(other)
     for change, message in (({"format": "something"}, "format"), ({"version": 99}, "version")):
         z = dict(np.load(path))
@@ -494,9 +497,11 @@ def test_auto_model_gives_priors_on_the_measured_sizes_with_their_settings():
             stats = search.root_stats(board)
             if not used:
                 assert {s.prior_visits for s in stats} == {0.0}
-            elif model is auto and size == 9:       # sqrt shape: strength * sqrt(P), all won
+            elif model is auto and size == 9:       # sqrt shape: strength * sqrt(P), all won,
+                nine = auto.for_size(9).probabilities(board)  # P of the 9x9 model
+                assert nine != probs and auto.for_size(19) is auto
                 for s in stats:
-                    assert math.isclose(s.prior_visits, 100 * math.sqrt(probs[s.move]), rel_tol=1e-9)
+                    assert math.isclose(s.prior_visits, 100 * math.sqrt(nine[s.move]), rel_tol=1e-9)
                     assert s.prior_wins == s.prior_visits
             else:
                 assert {s.prior_visits for s in stats} == {MODEL_PRIOR_VISITS}, (size, used)
@@ -517,15 +522,47 @@ def test_gtp_model_option_rejects_a_bad_file(tmp_path):
 
 
 def test_the_shipped_model_loads_and_matches_its_recorded_metadata(goban_games_dir):
-    """The default model (trained on the goban games, which may be shipped) is of this code's
-    format and features, and scoring the validation games it stopped on gives back the
-    validation log-likelihood its metadata records."""
+    """The default model (trained on the goban and KGS games, which may be shipped) is of this
+    code's format and features, and the Numba scorer on the goban validation games it stopped
+    on gives back the validation log-likelihood the training path recorded for them."""
     model = M.open_model("default")
     meta = model.metadata
     assert meta["format"] == M.FORMAT and meta["version"] == M.FORMAT_VERSION
     assert meta["feature_version"] == F.FEATURE_VERSION
     assert "goban" in meta["training_data"]
+    goban, = (v for k, v in meta["validation_by_source"].items() if "goban" in k)
     table = evaluate(model, MT.read_records([goban_games_dir]), split="validation")
-    assert table["all"]["positions"] == meta["validation_positions"]
-    assert table["all"]["mean_log_p"] == pytest.approx(meta["validation_log_likelihood"], abs=1e-9)
+    assert table["all"]["positions"] == goban["positions"]
+    assert table["all"]["mean_log_p"] == pytest.approx(goban["log_likelihood"], abs=1e-9)
     assert M.open_model("none") is None
+
+
+def _ladder_board(breaker):
+    """The ladder of mcgo.tactics.ladder's example (9x9): black to play E5, an atari on the
+    white stone D5 that chases it along the diagonal; white's B3 (``breaker``) breaks it."""
+    board = mcgo.Board(9)
+    for move in ["C5", "D5", "D6", "pass", "E4", "pass"]:
+        board.play(move)
+    if breaker:
+        board.play("pass")
+        board.play("B3")
+    return board
+
+
+@pytest.mark.parametrize("breaker", [False, True])
+def test_ladder_flags_of_a_hand_worked_ladder_under_the_8_symmetries(breaker):
+    board = _ladder_board(breaker)
+    for s in range(8):
+        image = mcgo.Board(9)
+        image.setup(black=[map_point(p, s, 9) for p in board.stones(mcgo.WHITE)],   # colours swapped
+                    white=[map_point(p, s, 9) for p in board.stones(mcgo.BLACK)])
+        image.to_move = mcgo.WHITE
+        atari = F.unpack(F.position_keys(image)[map_point(board.point("E5"), s, 9)])["atari"]
+        other = F.unpack(F.position_keys(image)[map_point(board.point("D4"), s, 9)])["atari"]
+        assert atari == 1 + (0 if breaker else F.LADDER_FLAG)     # a lone stone, no ko
+        assert other in (1, 1 + F.LADDER_FLAG)                    # D4 ataris it too
+        image.play(map_point(board.point("E5"), s, 9))            # the atari
+        escape = F.unpack(F.position_keys(image)[map_point(board.point("D4"), s, 9)])["escape"]
+        # D4 extends the stone the last move put in atari (value 1: one stone) to two
+        # liberties, and the ladder catches it unless the breaker stands
+        assert escape == 1 + (0 if breaker else F.LADDER_FLAG)

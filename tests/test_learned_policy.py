@@ -38,7 +38,7 @@ def near(board, centres):
 
 def draw(board, model, previous, n=SAMPLES, seed=7):
     counts = np.zeros(board.pts.shape[1], dtype=np.int64)
-    learned_policy.sample_moves(board.pts, board.info, learned_policy.model_tables(model),
+    learned_policy.sample_moves(board.pts, board.info, board.zob, learned_policy.model_tables(model),
                                 previous, seed, n, counts)
     return counts
 

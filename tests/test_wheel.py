@@ -23,7 +23,8 @@ from sgfmill import sgf
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 PACKAGE_DATA = ("mcgo/casebase/data/goban-original-games.mcgocb",
-                "mcgo/models/weights/goban-moves.npz",
+                "mcgo/models/weights/moves.npz",
+                "mcgo/models/weights/moves-9x9.npz",
                 "mcgo/models/weights/dagrnn.npz",
                 "mcgo/models/weights/dagrnn-propensity.npz")
 SIZE = 19

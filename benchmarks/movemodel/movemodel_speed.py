@@ -18,6 +18,7 @@ from mcgo import sgf
 from mcgo.models import movemodel as M
 from mcgo.models.move_features import NGROUPS
 from mcgo.search.search import Search
+from mcgo.tactics.ladder import new_ladder_space
 
 GAMES = pathlib.Path(__file__).resolve().parents[2] / "data/goban-original-games/usr/share/goban"
 MOVE_NUMBERS = (1, 50, 100, 150, 200)
@@ -34,8 +35,9 @@ def scorer(model, games):
             board = sgf.replay(record, max_moves=n, superko=False)
             previous = record.moves[n - 2][1] if n > 1 else -1
             moves, scores = np.zeros(362, np.int32), np.zeros(362)
-            args = (board.pts, board.info, board.to_move, previous, model.pattern_table,
-                    model.group_log_gamma, model.diamond_keys, model.diamond_table, moves, scores,
+            args = (board.pts, board.info, board.zob, new_ladder_space(board.size), board.to_move,
+                    previous, model.pattern_table,
+                    model.group_log_gamma, model.spatial_keys, model.spatial_table, moves, scores,
                     np.zeros(NGROUPS, np.int32))
             legal = M.score_moves(*args) - 1
             start = time.process_time()

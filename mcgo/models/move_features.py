@@ -15,11 +15,13 @@ Groups (version :data:`FEATURE_VERSION`), all seen from the side to move:
                    3: other) x 3 sizes (1, 2-3, 4+ stones captured), values 1..9.
 ``escape``         the move extends an own chain in atari to 2+ liberties: (the last move
                    touches the chain, i.e. the last move made the atari: 1-2; else 3-4) x
-                   (chain of 1 stone, 2+ stones).
+                   (chain of 1 stone, 2+ stones), plus 4 when it extends to two liberties
+                   and the chain is still caught in a ladder (:mod:`mcgo.tactics.ladder`).
 ``self_atari``     the move leaves its own chain with one liberty and captures nothing:
                    1: a single stone, 2: two or more stones.
 ``atari``          the move takes an opponent chain to one liberty: 1 + 2*(a ko is open)
-                   + (the chain has 2+ stones), values 1..4.
+                   + (the chain has 2+ stones) + 4*(the atari starts a ladder that captures
+                   it), values 1..8.
 ``last_distance``  distance to the last move, d = dx + dy + max(dx, dy) (Coulom's metric),
                    value min(d, 17) - 1 (1..16; the same point as 1); 0 after a pass or none.
 ``previous_distance``  the same to the move before the last.
@@ -30,13 +32,9 @@ Groups (version :data:`FEATURE_VERSION`), all seen from the side to move:
 ``pass``           1 for a pass, 2 for a pass answering a pass.
 =================  ========================================================================
 
-and, outside the key, the *diamond* patterns (larger shapes, as Coulom's and Pachi's
-patterns): the points at Manhattan distance 1..3 of the move (24 points; the inner 12 at
-distance 1..2 make the small diamond), each empty, own, opponent or off the board (2 bits,
-no atari), as an exact 48-bit *content code* ``sum state_k << 2k``, canonical under the 8
-symmetries (the smallest image). The small diamond's code is tagged with
-:data:`SMALL_DIAMOND_TAG`. The model uses the largest diamond it knows (see
-:mod:`.movemodel`).
+and, outside the key, the *spatial* patterns (:mod:`.spatial`): the shape around the move
+at gridcular sizes 4 to 10 (12 to 72 points), canonical under the 8 symmetries and relative to
+the mover; the model uses the largest one it knows (see :mod:`.movemodel`).
 
 The features of one move are packed into one int64 *key* (:data:`SHIFTS`), the training
 code's unit: moves of a position with equal keys are interchangeable.
@@ -59,20 +57,22 @@ from ..board.kernels import (BOARDSIZE, COLOR, EMPTY, HEAD, KO_POINT, LAST_MOVE,
                              PASS, SIZE, WIDTH, legal_moves, neighbour_chains, touches_chain)
 from ..board.symmetry import SYMMETRIES, images
 from ..jit import allocating_kernel, inline_kernel, kernel
+from ..tactics.ladder import atari_starts_ladder, ladder_captures, new_ladder_space
 from ..tactics.liberties import liberties_after, touches_atari
 
-FEATURE_VERSION = 3
+FEATURE_VERSION = 5
 
 GROUPS = ("pattern", "capture", "escape", "self_atari", "atari", "last_distance",
           "previous_distance", "line", "pass")
 NGROUPS = len(GROUPS)
 PATTERN, CAPTURE, ESCAPE, SELF_ATARI, ATARI, LAST_DISTANCE, PREVIOUS_DISTANCE, LINE, PASS_G = range(NGROUPS)
 # Values per group (the pattern group's are the raw codes, counted separately).
-NVALUES = (0, 10, 5, 3, 5, 17, 17, 19, 3)
+NVALUES = (0, 10, 9, 3, 9, 17, 17, 19, 3)
 MAXVALUES = 19
 # Bit positions of the groups in a key, and their widths.
-SHIFTS = (0, 21, 25, 28, 30, 33, 38, 43, 48)
-WIDTHS = (21, 4, 3, 2, 3, 5, 5, 5, 2)
+SHIFTS = (0, 21, 25, 29, 31, 35, 40, 45, 50)
+WIDTHS = (21, 4, 4, 2, 4, 5, 5, 5, 2)
+LADDER_FLAG = 4     # added to an escape or an atari value when a ladder decides it
 
 # States of a neighbour in the 3x3 code.
 N_EMPTY, N_OWN, N_OWN_ATARI, N_OPP, N_OPP_ATARI, N_OFF = range(6)
@@ -81,34 +81,6 @@ NCODES = NSTATES ** 8
 DISTANCE_CAP = 17
 LAST_LINE = 4       # the nearer line of a point beyond it: the centre, no line feature
 LINE_CAP = 6        # the farther line is capped here
-
-# Diamonds: offsets ordered by Manhattan distance, so the small diamond is a prefix.
-DIAMOND_RADIUS = 3
-DIAMOND_POINTS = 24
-SMALL_DIAMOND_POINTS = 12
-SMALL_DIAMOND_TAG = np.int64(1) << 60
-D_EMPTY, D_OWN, D_OPP, D_OFF = range(4)
-
-
-def _diamond_offsets():
-    """int64 arrays (8, 24): (dy, dx) of diamond point k under symmetry s (mcgo.board.symmetry
-    on a 7x7 board centred on the move)."""
-    r = DIAMOND_RADIUS
-    base = sorted(((dy, dx) for dy in range(-r, r + 1) for dx in range(-r, r + 1)
-                   if 0 < abs(dy) + abs(dx) <= r), key=lambda o: (abs(o[0]) + abs(o[1]), o))
-    side = 2 * r + 1
-    table = images(side)
-    dy = np.zeros((SYMMETRIES, len(base)), dtype=np.int64)
-    dx = np.zeros((SYMMETRIES, len(base)), dtype=np.int64)
-    for s in range(SYMMETRIES):
-        for k, (a, b) in enumerate(base):
-            row, col = divmod(int(table[s][(a + r) * side + b + r]), side)
-            dy[s, k], dx[s, k] = row - r, col - r
-    return dy, dx
-
-
-DIAMOND_DY, DIAMOND_DX = _diamond_offsets()
-
 
 @functools.lru_cache(maxsize=None)
 def canonical_table():
@@ -185,10 +157,12 @@ def pattern3_code(pts, w, p, color):
 
 
 @kernel
-def move_values(pts, info, p, color, last, previous, vals):
+def move_values(pts, info, zob, ladder, p, color, last, previous, vals):
     """Write the feature values of ``color`` playing the legal move ``p`` into ``vals``
     (int32, :data:`NGROUPS`); ``vals[PATTERN]`` is the *raw* 3x3 code (map it with
-    :func:`canonical_table`). ``last``/``previous``: the last two moves (PASS or -1: none)."""
+    :func:`canonical_table`). ``last``/``previous``: the last two moves (PASS or -1: none);
+    ``zob``, ``ladder``: the board's Zobrist keys and a ladder space for reading ladders
+    (:func:`mcgo.tactics.ladder.new_ladder_space`)."""
     for g in range(NGROUPS):
         vals[g] = 0
     if p == PASS:
@@ -202,7 +176,9 @@ def move_values(pts, info, p, color, last, previous, vals):
     captured = 0
     kind = 3
     escape = 0
+    escaping = -1
     atari = 0
+    ladder_atari = False
     for h in neighbour_chains(pts, w, p, opp):
         if h < 0:
             break
@@ -216,6 +192,8 @@ def move_values(pts, info, p, color, last, previous, vals):
         elif libs == 2:
             big = 1 if pts[SIZE, h] >= 2 else 0
             atari = max(atari, 1 + big)
+            if not ladder_atari and atari_starts_ladder(pts, info, zob, ladder, h, p, color):
+                ladder_atari = True
     for h in neighbour_chains(pts, w, p, color):
         if h < 0:
             break
@@ -224,77 +202,22 @@ def move_values(pts, info, p, color, last, previous, vals):
             value = (1 if by_last else 3) + (1 if pts[SIZE, h] >= 2 else 0)
             if escape == 0 or value < escape:
                 escape = value
+                escaping = h
     if captured > 0:
         bucket = 0 if captured == 1 else (1 if captured <= 3 else 2)
         vals[CAPTURE] = (kind - 1) * 3 + bucket + 1
     libs_after, stones = liberties_after(pts, w, p, color)
     if escape > 0 and libs_after >= 2:
+        if libs_after == 2 and captured == 0 and ladder_captures(pts, info, zob, ladder, escaping):
+            escape += LADDER_FLAG
         vals[ESCAPE] = escape
     if libs_after < 2:
         vals[SELF_ATARI] = 1 if stones == 1 else 2
     if atari > 0:
-        vals[ATARI] = atari + (2 if info[KO_POINT] != PASS else 0)
+        vals[ATARI] = atari + (2 if info[KO_POINT] != PASS else 0) + (LADDER_FLAG if ladder_atari else 0)
     vals[LAST_DISTANCE] = _distance(p, last, w)
     vals[PREVIOUS_DISTANCE] = _distance(p, previous, w)
     vals[LINE] = line_value(p, w, size)
-
-
-@kernel
-def diamond_codes(pts, info, p, color, s):
-    """(small, large) content codes of the diamonds around ``p`` seen from ``color``, in the
-    orientation of symmetry ``s`` (0: as on the board). The small one carries its tag."""
-    w = info[WIDTH]
-    size = info[BOARDSIZE]
-    row = p // w
-    col = p % w
-    near_edge = row <= DIAMOND_RADIUS or col <= DIAMOND_RADIUS or \
-        row > size - DIAMOND_RADIUS or col > size - DIAMOND_RADIUS
-    code = np.int64(0)
-    small = np.int64(0)
-    for k in range(DIAMOND_POINTS):
-        r = row + DIAMOND_DY[s, k]
-        c = col + DIAMOND_DX[s, k]
-        if near_edge and (r < 1 or r > size or c < 1 or c > size):
-            state = D_OFF
-        else:
-            x = pts[COLOR, r * w + c]
-            state = D_EMPTY if x == EMPTY else (D_OWN if x == color else D_OPP)
-        code |= np.int64(state) << (2 * k)
-        if k == SMALL_DIAMOND_POINTS - 1:
-            small = code
-    return small | SMALL_DIAMOND_TAG, code
-
-
-@kernel
-def canonical_diamonds(pts, info, p, color):
-    """The canonical (small, large) diamond codes of ``p``: the smallest over the 8 symmetries."""
-    best_small, best = diamond_codes(pts, info, p, color, 0)
-    for s in range(1, SYMMETRIES):
-        small, code = diamond_codes(pts, info, p, color, s)
-        best_small = min(best_small, small)
-        best = min(best, code)
-    return best_small, best
-
-
-def diamond_orbit(codes, small):
-    """The 8 images (int64 array (n, 8)) of canonical diamond content codes: the codes the
-    scorer meets on the board. ``small``: the codes are small diamonds (tagged)."""
-    codes = np.asarray(codes, dtype=np.int64)
-    npoints = SMALL_DIAMOND_POINTS if small else DIAMOND_POINTS
-    bare = codes & ~SMALL_DIAMOND_TAG if small else codes
-    digits = [(bare >> (2 * k)) & 3 for k in range(npoints)]
-    base = [(int(DIAMOND_DY[0, k]), int(DIAMOND_DX[0, k])) for k in range(npoints)]
-    index = {o: k for k, o in enumerate(base)}
-    out = np.zeros((len(codes), SYMMETRIES), dtype=np.int64)
-    for s in range(SYMMETRIES):
-        # diamond_codes(s) reads point k of the image from offset (DY[s,k], DX[s,k]) of the
-        # board; a canonical code taken with symmetry t is read back with its inverse.
-        image = np.zeros(len(codes), dtype=np.int64)
-        for k in range(npoints):
-            j = index[(int(DIAMOND_DY[s, k]), int(DIAMOND_DX[s, k]))]
-            image |= digits[j] << (2 * k)
-        out[:, s] = image | (SMALL_DIAMOND_TAG if small else 0)
-    return out
 
 
 @kernel
@@ -310,21 +233,15 @@ def pack(vals, canon):
 
 
 @kernel
-def candidate_keys(pts, info, color, previous, canon, moves, keys, smalls, larges, vals):
-    """Every legal move of ``color`` (pass last) into ``moves``, its key into ``keys`` and its
-    canonical diamonds into ``smalls`` and ``larges`` (0 for pass); returns how many.
-    ``vals``: int32 scratch of :data:`NGROUPS`."""
+def candidate_keys(pts, info, zob, ladder, color, previous, canon, moves, keys, vals):
+    """Every legal move of ``color`` (pass last) into ``moves`` and its key into ``keys``;
+    returns how many. ``vals``: int32 scratch of :data:`NGROUPS`."""
     n = legal_moves(pts, info, color, moves)
     moves[n] = PASS
     last = info[LAST_MOVE]
     for i in range(n + 1):
-        move_values(pts, info, moves[i], color, last, previous, vals)
+        move_values(pts, info, zob, ladder, moves[i], color, last, previous, vals)
         keys[i] = pack(vals, canon)
-        if i < n:
-            smalls[i], larges[i] = canonical_diamonds(pts, info, moves[i], color)
-        else:
-            smalls[i] = 0
-            larges[i] = 0
     return n + 1
 
 
@@ -346,9 +263,9 @@ def position_keys(board, color=None, previous=-1):
     color = board.to_move if color is None else color
     n = board.size * board.size + 1
     moves = np.zeros(n, dtype=np.int32)
-    keys, smalls, larges = (np.zeros(n, dtype=np.int64) for _ in range(3))
-    n = candidate_keys(board.pts, board.info, color, previous, canonical_table(), moves, keys,
-                       smalls, larges, np.zeros(NGROUPS, dtype=np.int32))
+    keys = np.zeros(n, dtype=np.int64)
+    n = candidate_keys(board.pts, board.info, board.zob, new_ladder_space(board.size), color,
+                       previous, canonical_table(), moves, keys, np.zeros(NGROUPS, dtype=np.int32))
     return {int(moves[i]): int(keys[i]) for i in range(n)}
 
 
@@ -356,5 +273,6 @@ def position_keys(board, color=None, previous=-1):
 def raw_code_of(pts, info, p, color):
     """The raw 3x3 code of ``p`` (for tests)."""
     vals = np.zeros(NGROUPS, dtype=np.int32)
-    move_values(pts, info, p, color, -1, -1, vals)
+    move_values(pts, info, np.zeros((2, pts.shape[1]), dtype=np.int64),
+                new_ladder_space(info[BOARDSIZE]), p, color, -1, -1, vals)
     return vals[PATTERN]

@@ -62,6 +62,7 @@ from ..models.move_features import DISTANCE_CAP, LAST_DISTANCE, MAXVALUES, NGROU
 from ..models.movemodel import move_log_gamma, open_model
 from ..tactics.atari import is_self_atari
 from ..tactics.eyes import is_true_eye
+from ..tactics.ladder import new_ladder_space
 from .common import (MOVE_CAP_FACTOR, REJECT_SELF_ATARI, SELF_ATARI_KEEP_ONE_IN, next_random,
                      random_below, random_move, record_move, seed_rng)
 
@@ -81,14 +82,14 @@ NEAR_DX = np.array([dx for dy in range(-NEAR_RADIUS, NEAR_RADIUS + 1)
 
 def model_tables(model):
     """The ``model`` tuple the kernels read of a :class:`mcgo.models.movemodel.MoveModel`:
-    ``(pattern_lg, group_lg, diamond_keys, diamond_lg, vals)``, ``vals`` a scratch row of
+    ``(pattern_lg, group_lg, spatial_keys, spatial_lg, vals)``, ``vals`` a scratch row of
     its own (one tuple per thread). ``None`` gives placeholders of the same types (all
     gammas 1), which the policies that ignore the model never read."""
     vals = np.zeros(NGROUPS, dtype=np.int32)
     if model is None:
         return (np.zeros(1), np.zeros((NGROUPS, MAXVALUES)), np.full(1, -1, dtype=np.int64),
                 np.zeros(1), vals)
-    return (model.pattern_table, model.group_log_gamma, model.diamond_keys, model.diamond_table,
+    return (model.pattern_table, model.group_log_gamma, model.spatial_keys, model.spatial_table,
             vals)
 
 
@@ -112,13 +113,14 @@ def far_log_gamma(group_lg, pattern_lg):
 
 
 @kernel
-def near_pass(pts, info, color, last, previous, centre, mark, rng, model, total, count, chosen):
+def near_pass(pts, info, zob, ladder, color, last, previous, centre, mark, rng, model, total,
+              count, chosen):
     """Visit the near points of ``centre`` not yet marked: mark them, count the empty ones,
     and add the playable ones to the running draw; returns the updated ``(total weight,
     count of empty near points, chosen point)``."""
     if centre <= 0:
         return total, count, chosen
-    pattern_lg, group_lg, diamond_keys, diamond_lg, vals = model
+    pattern_lg, group_lg, spatial_keys, spatial_lg, vals = model
     w = info[WIDTH]
     size = info[BOARDSIZE]
     row = centre // w
@@ -135,8 +137,8 @@ def near_pass(pts, info, color, last, previous, centre, mark, rng, model, total,
         count += 1
         if legality(pts, info, p, color) != LEGAL or is_true_eye(pts, w, p, color):
             continue
-        g = np.exp(move_log_gamma(pts, info, p, color, last, previous, pattern_lg, group_lg,
-                                  diamond_keys, diamond_lg, vals))
+        g = np.exp(move_log_gamma(pts, info, zob, ladder, p, color, last, previous, pattern_lg,
+                                  group_lg, spatial_keys, spatial_lg, vals))
         total += g
         if random_unit(rng) * total < g:
             chosen = p
@@ -175,18 +177,19 @@ def far_move(pts, info, rng, color, mark):
 
 
 @kernel
-def choose_move(pts, info, rng, color, previous, mark, model, scratch):
+def choose_move(pts, info, zob, ladder, rng, color, previous, mark, model, scratch):
     """The learned policy's move for ``color``; ``previous``: the move before the last (-1:
     none); ``mark``: an int32 row of zeros (left as found); ``scratch``: an int32 row for
-    the random step (:func:`.common.random_move`). PASS when nothing is left to play."""
+    the random step (:func:`.common.random_move`); ``zob``, ``ladder``: for the model's
+    ladder features. PASS when nothing is left to play."""
     n = info[NEMPTY]
     if n == 0:
         return PASS
     last = info[LAST_MOVE]
-    total, count, chosen = near_pass(pts, info, color, last, previous, last, mark, rng, model,
-                                     0.0, 0, PASS)
-    total, count, chosen = near_pass(pts, info, color, last, previous, previous, mark, rng,
-                                     model, total, count, chosen)
+    total, count, chosen = near_pass(pts, info, zob, ladder, color, last, previous, last, mark,
+                                     rng, model, 0.0, 0, PASS)
+    total, count, chosen = near_pass(pts, info, zob, ladder, color, last, previous, previous,
+                                     mark, rng, model, total, count, chosen)
     far_total = np.exp(far_log_gamma(model[1], model[0])) * (n - count)
     if total > 0.0 and random_unit(rng) * (total + far_total) < total:
         move = chosen
@@ -213,7 +216,8 @@ def play_out(pts, info, zob, pat3, work, rng, owner, record, model):
     previous = -1
     while moves < cap and info[PASSES] < 2:
         color = info[TO_MOVE]
-        p = choose_move(pts, info, rng, color, previous, mark, model, work[0][SELF_ATARI_ROW])
+        p = choose_move(pts, info, zob, work[1], rng, color, previous, mark, model,
+                        work[0][SELF_ATARI_ROW])
         previous = info[LAST_MOVE]
         play_legal(pts, info, zob, p, color)
         record_move(record, moves, p, color)
@@ -223,12 +227,13 @@ def play_out(pts, info, zob, pat3, work, rng, owner, record, model):
 
 
 @allocating_kernel
-def sample_moves(pts, info, model, previous, seed, n, counts):
+def sample_moves(pts, info, zob, model, previous, seed, n, counts):
     """Draw the learned policy's move for the side to move ``n`` times from one position
     (not played), adding 1 to ``counts[move]`` each time: for tests and diagnostics."""
     rng = seed_rng(seed)
+    ladder = new_ladder_space(info[BOARDSIZE])
     mark = np.zeros(pts.shape[1], dtype=np.int32)
     scratch = np.zeros(pts.shape[1], dtype=np.int32)
     color = info[TO_MOVE]
     for _ in range(n):
-        counts[choose_move(pts, info, rng, color, previous, mark, model, scratch)] += 1
+        counts[choose_move(pts, info, zob, ladder, rng, color, previous, mark, model, scratch)] += 1

@@ -92,10 +92,10 @@ def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, m
                                          or child_depth <= params[P_MODEL_DEPTH]):
         parent = ints[PARENT, node]
         previous = ints[MOVE, parent] if node != state[ROOT] and parent >= 0 else -1
-        pattern_lg, group_lg, diamond_keys, diamond_lg, vals = model
-        set_model_priors(ints[MOVE], floats, first, count, pts, info, color, previous,
-                         params[P_MODEL_PRIOR], int(params[P_MODEL_SHAPE]), pattern_lg, group_lg,
-                         diamond_keys, diamond_lg, vals)
+        pattern_lg, group_lg, spatial_keys, spatial_lg, vals = model
+        set_model_priors(ints[MOVE], floats, first, count, pts, info, zob, work[1], color,
+                         previous, params[P_MODEL_PRIOR], int(params[P_MODEL_SHAPE]), pattern_lg,
+                         group_lg, spatial_keys, spatial_lg, vals)
         ints[MODEL_PRIORED, node] = 1
     if params[P_PRIORS] != 0.0:
         closed_pass = PRIOR_CLOSED_PASS if params[P_TERRITORY] != 0.0 else 0.0
@@ -267,8 +267,8 @@ def run_simulations(ints, floats, state, params, pts0, info0, zob, pat3, pts, in
 
 
 @kernel
-def complete_model_priors(ints, floats, params, pts0, info0, zob, pts, info, model, stack,
-                          path, saved):
+def complete_model_priors(ints, floats, params, pts0, info0, zob, pts, info, model, ladder,
+                          stack, path, saved):
     """After the root moved down a kept tree: give the learned model's prior to the children
     of every expanded node within ``params[P_MODEL_DEPTH] - 1`` plies of the root that has
     none (it was expanded deeper than the model's depth below an older root), as
@@ -279,7 +279,7 @@ def complete_model_priors(ints, floats, params, pts0, info0, zob, pts, info, mod
     max_depth = int(params[P_MODEL_DEPTH])
     if params[P_MODEL_PRIOR] == 0.0 or max_depth <= 0:
         return 0
-    pattern_lg, group_lg, diamond_keys, diamond_lg, vals = model
+    pattern_lg, group_lg, spatial_keys, spatial_lg, vals = model
     root = stack[0]
     top = 1
     done = 0
@@ -310,9 +310,10 @@ def complete_model_priors(ints, floats, params, pts0, info0, zob, pts, info, mod
                 for c in range(first, first + count):
                     saved[c - first] = floats[PRIOR_WINS, c]
                     floats[PRIOR_WINS, c] = 0.0
-                set_model_priors(ints[MOVE], floats, first, count, pts, info, info[TO_MOVE],
-                                 previous, params[P_MODEL_PRIOR], int(params[P_MODEL_SHAPE]),
-                                 pattern_lg, group_lg, diamond_keys, diamond_lg, vals)
+                set_model_priors(ints[MOVE], floats, first, count, pts, info, zob, ladder,
+                                 info[TO_MOVE], previous, params[P_MODEL_PRIOR],
+                                 int(params[P_MODEL_SHAPE]), pattern_lg, group_lg, spatial_keys,
+                                 spatial_lg, vals)
                 for c in range(first, first + count):
                     floats[PRIOR_WINS, c] += saved[c - first]
                 ints[MODEL_PRIORED, node] = 1

@@ -138,8 +138,8 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, c
 
 
 @kernel
-def set_model_priors(ints_moves, floats, first, count, pts, info, color, previous, strength,
-                     shape, pattern_lg, group_lg, diamond_keys, diamond_lg, vals):
+def set_model_priors(ints_moves, floats, first, count, pts, info, zob, ladder, color, previous,
+                     strength, shape, pattern_lg, group_lg, spatial_keys, spatial_lg, vals):
     """The learned model's prior of the ``count`` new children from column ``first``, in one
     of two shapes (``shape``, the ``model_prior_shape`` setting):
 
@@ -153,8 +153,8 @@ def set_model_priors(ints_moves, floats, first, count, pts, info, color, previou
     last = info[LAST_MOVE]
     best = -1e300
     for c in range(first, first + count):
-        lg = move_log_gamma(pts, info, ints_moves[c], color, last, previous, pattern_lg,
-                            group_lg, diamond_keys, diamond_lg, vals)
+        lg = move_log_gamma(pts, info, zob, ladder, ints_moves[c], color, last, previous,
+                            pattern_lg, group_lg, spatial_keys, spatial_lg, vals)
         floats[PRIOR_WINS, c] = lg
         if lg > best:
             best = lg

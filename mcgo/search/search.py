@@ -69,7 +69,7 @@ class Worker:
 
     def __init__(self, size, tree, region, seed, model=None):
         w = size + 2
-        self.model = model_tables(model)
+        self.model = model_tables(None if model is None else model.for_size(size))
         self.tree = tree
         self.state = tree.state[region]
         self.pts = np.zeros((NFIELDS, w * w), dtype=np.int32)
@@ -259,7 +259,8 @@ class Search:
                 stack[0] = t.root
                 kernels.complete_model_priors(
                     t.ints, t.floats, params, board.pts, board.root_info, board.zob, w.pts,
-                    w.info, w.model, stack, np.empty(int(params[P_MODEL_DEPTH]) + 1, np.int64),
+                    w.info, w.model, w.work[1], stack,
+                    np.empty(int(params[P_MODEL_DEPTH]) + 1, np.int64),
                     np.empty(board.pts.shape[1] + 1))
         self._add_root_priors(board, bonus if as_prior else None)
 

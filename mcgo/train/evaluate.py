@@ -214,34 +214,65 @@ def _check_inputs(games):
         raise click.BadParameter("no SGF files or archives found", param_hint="GAMES")
 
 
+def _sources(games):
+    """``PATH`` or ``PATH@RATE`` arguments as (path, rate) pairs."""
+    out = []
+    for text in games:
+        path, rate = text, 1.0
+        head, at, tail = text.rpartition("@")
+        if at and head:
+            try:
+                rate = float(tail)
+            except ValueError:
+                raise click.BadParameter(f"{text!r}: the rate after @ is not a number",
+                                         param_hint="GAMES") from None
+            if not 0 < rate <= 1:
+                raise click.BadParameter(f"{text!r}: the rate must be in (0, 1]", param_hint="GAMES")
+            path = head
+        out.append((path, rate))
+    return out
+
+
 @click.command("moves")
 @click.argument("games", nargs=-1, required=True)
 @click.option("-o", "--output", required=True, help="Model file to write (.npz).")
 @click.option("--size", default=19, show_default=True, help="Board size of the games used.")
-@click.option("--max-games", type=click.IntRange(1), default=None, help="Train on at most N games.")
+@click.option("--max-games", type=click.IntRange(1), default=None,
+              help="Train on at most N games of each source.")
 @click.option("--min-seen", type=click.IntRange(1), default=20, show_default=True,
               help="Keep a 3x3 pattern seen at least this often among the candidates.")
-@click.option("--diamond-min-seen", type=click.IntRange(1), default=None,
-              help="The same for the diamond patterns [default: the model's default].")
-@click.option("--diamond-prior", type=Number(0), default=None,
-              help="Virtual wins and losses of each diamond [default: the model's default].")
-def moves_command(games, output, size, max_games, min_seen, diamond_min_seen, diamond_prior):
-    """Train the move model (Bradley-Terry by MM) on the train split of GAMES."""
-    _check_inputs(games)
+@click.option("--spatial-min-played", type=click.IntRange(1), default=None,
+              help="Keep a spatial pattern played at least this often [default: the model's].")
+@click.option("--spatial-prior", type=Number(0), default=None,
+              help="Virtual wins and losses of each spatial pattern [default: the model's].")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Processes reading the games.")
+@click.option("--iterations", type=click.IntRange(1), default=40, show_default=True,
+              help="At most this many MM iterations (it stops earlier on the validation games).")
+def moves_command(games, output, size, max_games, min_seen, spatial_min_played, spatial_prior,
+                  jobs, iterations):
+    """Train the move model (Bradley-Terry by MM) on the train split of GAMES (files, folders
+    or archives; PATH@RATE uses each position of those games with chance RATE)."""
+    sources = _sources(games)
+    _check_inputs([path for path, _ in sources])
     folder = os.path.dirname(os.path.abspath(output))
     if not os.path.isdir(folder):
         raise click.BadParameter(f"no folder {folder} for the model", param_hint="--output")
-    from .movemodel import DEFAULT_DIAMOND_MIN_SEEN, DEFAULT_DIAMOND_PRIOR, read_records, train
+    from .movemodel import DEFAULT_SPATIAL_MIN_PLAYED, DEFAULT_SPATIAL_PRIOR, read_records, train
     skipped = []
-    model = train(read_records(games, skipped), size=size, max_games=max_games, min_seen=min_seen,
-                  diamond_min_seen=diamond_min_seen or DEFAULT_DIAMOND_MIN_SEEN,
-                  diamond_prior=DEFAULT_DIAMOND_PRIOR if diamond_prior is None else diamond_prior,
-                  source=" ".join(games), log=lambda text: click.echo(text, err=True))
+    model = train([(read_records([path], skipped), rate) for path, rate in sources], size=size,
+                  max_games=max_games, min_seen=min_seen,
+                  spatial_min_played=spatial_min_played or DEFAULT_SPATIAL_MIN_PLAYED,
+                  spatial_prior=DEFAULT_SPATIAL_PRIOR if spatial_prior is None else spatial_prior,
+                  jobs=jobs, iterations=iterations, source=" ".join(games),
+                  labels=[os.path.basename(path.rstrip("/")) for path, _ in sources],
+                  log=lambda text: click.echo(text, err=True))
     model.metadata["unreadable_files"] = len(skipped)
     model.save(output)
     m = model.metadata
     click.echo(f"{output}: {m['train_games']} train games, {m['train_positions']} positions, "
-               f"{m['patterns']} patterns; validation log-likelihood {m['validation_log_likelihood']}")
+               f"{m['patterns']} patterns, {m['spatial_patterns']} spatial patterns; "
+               f"validation log-likelihood {m['validation_log_likelihood']}")
 
 
 @click.command("evaluate")

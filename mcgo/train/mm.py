@@ -31,6 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..jit import allocating_kernel, kernel
+
 DEFAULT_PRIOR = 1.0
 DEFAULT_ITERATIONS = 40
 DEFAULT_TOLERANCE = 1e-4     # stop when the validation log-likelihood gains less per position
@@ -50,20 +52,46 @@ class Rows:
         return len(self.winners)
 
 
+@allocating_kernel
+def _strengths(ls, counts, positions, npositions):
+    """Each position's total strength ``sum counts * exp(ls - top)`` and ``top``."""
+    top = -np.inf
+    for r in range(ls.shape[0]):
+        top = max(top, ls[r])
+    total = np.zeros(npositions)
+    for r in range(ls.shape[0]):
+        total[positions[r]] += counts[r] * np.exp(ls[r] - top)
+    return total, top
+
+
+@allocating_kernel
+def _teammates(column, lg, ls, counts, positions, total, top, nvalues):
+    """``C_i = sum over rows with feature i of count * strength of the teammates / E_j``."""
+    out = np.zeros(nvalues)
+    for r in range(column.shape[0]):
+        v = column[r]
+        out[v] += counts[r] * np.exp(ls[r] - top - lg[v]) / total[positions[r]]
+    return out
+
+
+@kernel
+def _shift(ls, column, delta):
+    for r in range(column.shape[0]):
+        ls[r] += delta[column[r]]
+
+
 def log_strengths(data, log_gammas):
     """The log-strength of every row under ``log_gammas`` (one array per group)."""
     out = np.zeros(len(data.values))
     for g, lg in enumerate(log_gammas):
-        out += lg[data.values[:, g]]
+        _shift(out, data.values[:, g], np.asarray(lg, dtype=np.float64))
     return out
 
 
 def log_likelihood(data, log_gammas):
     """Mean log-probability of the moves played."""
     ls = log_strengths(data, log_gammas)
-    top = ls.max() if len(ls) else 0.0
-    total = np.bincount(data.positions, weights=data.counts * np.exp(ls - top),
-                        minlength=data.npositions)
+    total, top = _strengths(ls, data.counts, data.positions, data.npositions)
     return float(np.mean(ls[data.winners] - top - np.log(total)))
 
 
@@ -79,16 +107,15 @@ def fit(data, sizes, validation=None, prior=DEFAULT_PRIOR, iterations=DEFAULT_IT
     lg = [np.zeros(s) for s in sizes]
     wins = [np.bincount(data.values[data.winners, g], minlength=sizes[g]).astype(float)
             for g in range(groups)]
+    counts = np.asarray(data.counts, dtype=np.float64)
     ls = log_strengths(data, lg)
     best, best_ll = [a.copy() for a in lg], -np.inf
     for it in range(iterations):
         for g in range(groups):
-            strength = data.counts * np.exp(ls - ls.max())
-            total = np.bincount(data.positions, weights=strength, minlength=data.npositions)
+            total, top = _strengths(ls, counts, data.positions, data.npositions)
             column = data.values[:, g]
             gamma = np.exp(lg[g])
-            teammates = np.bincount(column, weights=strength / gamma[column] / total[data.positions],
-                                    minlength=sizes[g])
+            teammates = _teammates(column, lg[g], ls, counts, data.positions, total, top, sizes[g])
             denominator = teammates + 2 * priors[g] / (gamma + 1)
             with np.errstate(divide="ignore", invalid="ignore"):
                 new = (wins[g] + priors[g]) / denominator
@@ -97,7 +124,7 @@ def fit(data, sizes, validation=None, prior=DEFAULT_PRIOR, iterations=DEFAULT_IT
             with np.errstate(divide="ignore"):
                 new_lg = np.log(new)
             new_lg[~np.isfinite(new_lg)] = -30.0   # never won, no prior: practically zero
-            ls += (new_lg - lg[g])[column]
+            _shift(ls, column, new_lg - lg[g])
             lg[g] = new_lg
         train_ll = log_likelihood(data, lg)
         valid_ll = log_likelihood(validation, lg) if validation is not None else None
