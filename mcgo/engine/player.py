@@ -35,6 +35,7 @@ from ..board.kernels import BLACK, EMPTY, PASS
 from ..tactics.atari import is_self_atari
 from ..tactics.eyes import is_true_eye
 from ..playout import mean_ownership
+from ..search.movefilter import MoveFilter
 from ..search.search import REUSE_LIMIT, Search
 from ..judge.status import SETTLED, border_left, dame_left, estimate, is_settled, judge, score_without
 from .timecontrol import MIN_THINK, TimeControl
@@ -216,7 +217,9 @@ class Player:
                          pass_holds=lambda position: self.pass_holds(position, result,
                                                                      received_at),
                          position_verdict=self.position_verdict,
-                         every_stone_counts=every_stone_counts)
+                         every_stone_counts=every_stone_counts,
+                         without_pass=lambda position: self.search_without_pass(
+                             position, result, received_at))
 
     def ponder(self, board, stop):
         """Search ``board`` (the position after our move, the opponent to move) until
@@ -301,6 +304,21 @@ class Player:
         reply = self.pass_search.run(after, playouts=playouts, seconds=seconds)
         return reply.simulations >= PASS_CHECK_MIN_PLAYOUTS and reply.winrate < PASS_CHECK_HOPELESS
 
+    def search_without_pass(self, board, result, received_at=None):
+        """A search of ``board`` that may not pass at the root, for when the main search
+        chose a pass that passing would lose: where the playouts rate a pass highly (often a
+        position where whoever moves first must spoil a seki or a shared fight), the tree
+        gave it most of the simulations and left the real moves thinly searched. This one
+        gets the main search's simulations, within the time the move has left; with too
+        little left, the main search's result stands."""
+        seconds = self.limits(board, board.to_move, received_at).seconds
+        if seconds is not None and seconds < PASS_CHECK_MIN_SECONDS:
+            return result
+        no_pass = MoveFilter.parse(["avoid", "b" if board.to_move == BLACK else "w", "pass", "1"],
+                                   board.size)
+        return self.search.run(board, playouts=max(result.simulations, 1), seconds=seconds,
+                               move_filter=no_pass, early_stop=False)
+
     @property
     def pass_search(self):
         """The search of the pass check: the main search's settings and seed, the check's
@@ -314,7 +332,7 @@ class Player:
 
 
 def pick_move(board, result, cleanup=False, pass_holds=None, position_verdict=None,
-              every_stone_counts=False):
+              every_stone_counts=False, without_pass=None):
     """The move to answer: the search's choice, except that
 
     * when the opponent has just passed and passing now wins (counting the dead stones as the
@@ -337,7 +355,9 @@ def pick_move(board, result, cleanup=False, pass_holds=None, position_verdict=No
       may be the vital one.) Under territory scoring, when such a move is all that is left
       and the game is lost (win rate below ``LOST_WINRATE``), pass too: it would only lose
       a point more;
-    * never pass when passing would lose on the board as it stands, if there is another move;
+    * never pass when passing would lose on the board as it stands, if there is another move:
+      the best of ``without_pass(board)``'s search, when it is given, since a search that
+      chose the pass searched the other moves thinly;
     * ``cleanup`` (kgs-genmove_cleanup): no pass while dead opponent stones are on the board,
       and among the moves within ``CLEANUP_MARGIN`` of the best win rate, one that takes a
       liberty of a dead opponent chain (when every move wins, the search alone does not go
@@ -393,6 +413,8 @@ def pick_move(board, result, cleanup=False, pass_holds=None, position_verdict=No
         return PASS     # lost, and each stone placed would only lose a point more
     if best == PASS and not win_if_pass:
         fallback = spare_eye(board) if board.scoring == AREA else None
+        if without_pass is not None and best_non_pass(result, None) is not None:
+            result = without_pass(board)
         return best_non_pass(result, PASS if fallback is None else fallback)
     return best
 
