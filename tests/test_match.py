@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+import zipfile
 
 import pytest
 from click.testing import CliRunner
@@ -373,6 +374,7 @@ def test_short_names_resolve_to_their_commands(built_pachi):
     pachi = opponents.resolve_engine("pachi", per_move)
     assert shlex.split(pachi.command) == [str(built_pachi), "-t", "3", "threads=1,pondering=0"]
     assert pachi.cwd == str(built_pachi.parent) and pachi.label == "pachi"
+    assert pachi.recorded == "pachi -t 3 threads=1,pondering=0"   # where it is built stays out
     assert shlex.split(opponents.resolve_engine("pachi", per_game).command)[1:3] == ["-t", "_302"]
     assert shlex.split(opponents.resolve_engine("pachi:resign_threshold=0.1", MatchSettings(9, move_time=2))
                        .command)[1:] == ["-t", "4", "threads=1,pondering=0", "resign_threshold=0.1"]
@@ -427,9 +429,12 @@ def test_labels_default_to_short_names_and_results_keep_the_commands(tmp_path, b
     assert result.exit_code == 0, result.output
     doc = json.loads((out / "results.json").read_text())
     assert doc["config"]["labels"] == ["engine", "mcgo:--playouts 50"]
+    # The records name the interpreter, not where this machine keeps it (nor its folders).
     assert doc["config"]["engines"]["mcgo:--playouts 50"]["command"] == \
-        doc["config"]["commands"]["mcgo:--playouts 50"] == \
-        " ".join(shlex.quote(w) for w in [sys.executable, "-m", "mcgo", "gtp", "--quiet", "--playouts", "50"])
+        doc["config"]["commands"]["mcgo:--playouts 50"] == "python -m mcgo gtp --quiet --playouts 50"
+    with zipfile.ZipFile(out / "games.zip") as archive:
+        sgf_text = archive.read(archive.namelist()[0]).decode()
+    assert "white: mcgo:--playouts 50: python -m mcgo gtp --quiet --playouts 50" in sgf_text
     game = doc["games"][0]
     assert game["white"] == "mcgo:--playouts 50" and game["moves_by"]["mcgo:--playouts 50"] == 2
     assert game["fault_engine"] is None

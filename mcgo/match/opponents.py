@@ -59,9 +59,17 @@ class EngineSpec:
     command: str          # the command line to start it
     cwd: str | None = None
     label: str | None = None  # the short name (the default label), None for a plain command
+    shown: str | None = None  # the command as records show it: no path of this machine
+
+    @property
+    def recorded(self):
+        """The command as the match's records keep it: a short name's binary by its name
+        (``python``, ``pachi``), not by where this machine keeps it, so that records carry
+        no machine's paths and a match resumes on another machine."""
+        return self.shown or self.command
 
     def as_dict(self):
-        return {"given": self.given, "command": self.command, "cwd": self.cwd}
+        return {"given": self.given, "command": self.recorded}
 
 
 def short_name(text):
@@ -86,11 +94,14 @@ def resolve_engine(text, settings):
     if name == "gnugo":
         return EngineSpec(text, gnugo_command(argument), label=label)
     if name == "mcgo":
-        return EngineSpec(text, join(sys.executable, *MCGO_GTP.split(), *shlex.split(argument)), label=label)
+        arguments = [*MCGO_GTP.split(), *shlex.split(argument)]
+        return EngineSpec(text, join(sys.executable, *arguments), label=label,
+                          shown=join("python", *arguments))
     binary = pachi_binary()
-    command = join(str(binary), *shlex.split(pachi_time_option(settings) or ""),
-                   PACHI_ENGINE_ARGS, *shlex.split(argument))
-    return EngineSpec(text, command, cwd=str(binary.parent), label=label)
+    arguments = [*shlex.split(pachi_time_option(settings) or ""), PACHI_ENGINE_ARGS,
+                 *shlex.split(argument)]
+    return EngineSpec(text, join(str(binary), *arguments), cwd=str(binary.parent), label=label,
+                      shown=join("pachi", *arguments))
 
 
 def gnugo_command(level=""):

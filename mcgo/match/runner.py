@@ -176,9 +176,11 @@ class GameSetup:
     threads and the Ray tasks play through the same :meth:`play`.
     """
 
-    def __init__(self, labels, commands, alternate, settings, referee, scorer, ask_engines, cwds=None):
+    def __init__(self, labels, commands, alternate, settings, referee, scorer, ask_engines, cwds=None,
+                 shown=None):
         self.labels = list(labels)
         self.commands = dict(commands)
+        self.shown = dict(shown or commands)   # the commands as the SGF's root comment shows them
         self.cwds = dict(cwds or {})
         self.alternate = alternate
         self.settings = settings
@@ -196,7 +198,7 @@ class GameSetup:
         black, white = colours_of_game(game_id, self.labels, self.alternate)
         record, board, move_times = play_game(game_id, seats[black], seats[white], self.settings,
                                               self.referee, self.scorer, self.ask_engines)
-        return record, write_sgf(game_record(record, board, move_times, self.commands))
+        return record, write_sgf(game_record(record, board, move_times, self.shown))
 
 
 # The seats of this process's earlier games, by engines: a Ray worker runs task after task,
@@ -231,21 +233,24 @@ class Match:
 
     def __init__(self, out_dir, commands, labels, settings, games, alternate=True,
                  referee=DEFAULT_REFEREE, scorer="referee", ask_engines=True, jobs=1,
-                 resume=False, log=print, cwds=None, engines=None, ray=None, plot=None):
+                 resume=False, log=print, cwds=None, engines=None, ray=None, plot=None,
+                 shown=None):
         self.out_dir = pathlib.Path(out_dir)
         self.labels = list(labels)
         if len(set(self.labels)) != 2:
             raise MatchError("the two engines need different labels")
         self.commands = dict(zip(self.labels, commands))
+        recorded = dict(zip(self.labels, shown)) if shown else self.commands
         self.setup = GameSetup(self.labels, self.commands, alternate, settings, referee, scorer,
-                               ask_engines, dict(zip(self.labels, cwds)) if cwds else None)
+                               ask_engines, dict(zip(self.labels, cwds)) if cwds else None,
+                               shown=recorded)
         self.settings = settings
         self.games = games
         self.jobs = max(1, jobs)
         self.ray = ray
         self.plot = plot
         self.log = log
-        self.config = {"commands": self.commands, "labels": self.labels, "alternate": alternate,
+        self.config = {"commands": recorded, "labels": self.labels, "alternate": alternate,
                        "settings": settings.as_dict(), "scorer": scorer, "referee": referee,
                        "games": games}
         if engines:  # how each engine was named and resolved (short names)
