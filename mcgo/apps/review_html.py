@@ -173,7 +173,7 @@ def board_svg(board, line=(), played=None):
     """An SVG diagram of ``board`` with the stones of ``line`` (``(point, color)`` pairs)
     numbered from 1, the first ringed in green, and ``played`` ringed in red."""
     size = board.size
-    margin = CELL
+    margin = CELL + 6              # room for the coordinates beside the edge stones
     extent = 2 * margin + CELL * (size - 1)
 
     def at(point):
@@ -190,8 +190,8 @@ def board_svg(board, line=(), played=None):
         out.append(f'<line x1="{c}" y1="{low}" x2="{c}" y2="{high}" stroke="#000" stroke-width="1"/>')
     for i, letter in enumerate(coords.GTP_COLUMNS[:size]):
         c = margin + CELL * i
-        out.append(f'<text x="{c}" y="{margin * 0.55:.0f}" font-size="10" text-anchor="middle">{letter}</text>')
-        out.append(f'<text x="{margin * 0.4:.0f}" y="{c + 3}" font-size="10" text-anchor="middle">{size - i}</text>')
+        out.append(f'<text x="{c}" y="11" font-size="10" text-anchor="middle">{letter}</text>')
+        out.append(f'<text x="8" y="{c + 3}" font-size="10" text-anchor="middle">{size - i}</text>')
     for point in coords.all_points(size):
         stone = board.color_at(point)
         if stone in (BLACK, WHITE):
