@@ -299,10 +299,11 @@ def test_a_killed_review_resumed_loses_no_finished_game(match_games, tmp_path):
     run = mcgo_review([*match_games, "-o", out, "--visits", "1000"])
     first, second = (p.stem for p in match_games)
     deadline = time.monotonic() + 300
-    while not (out / f"{first}.sgf").exists():
+    second_saved = out / ".positions" / f"{second}.jsonl"
+    while not ((out / f"{first}.sgf").exists() and second_saved.exists()
+               and len(second_saved.read_text().splitlines()) > 3):   # into the second game
         assert run.poll() is None and time.monotonic() < deadline, run.communicate()
-        time.sleep(0.1)
-    time.sleep(1.0)                  # into the second game (about 0.1 s a position)
+        time.sleep(0.05)
     run.send_signal(signal.SIGKILL)
     run.wait()
     assert not (out / f"{second}.sgf").exists()
@@ -413,3 +414,29 @@ def test_broken_games_are_skipped_with_their_reason(match_games, tmp_path):
     assert not (tmp_path / "out" / "truncated.sgf").exists()
     only_broken = review(truncated, "-o", tmp_path / "none")
     assert only_broken.exit_code == 2 and "no game to review" in only_broken.output
+
+
+def test_a_game_whose_search_fails_costs_no_other_game(match_games, tmp_path, monkeypatch):
+    from mcgo.apps import review_run
+    from mcgo.apps.review import ReviewSettings, analyse_position
+    from mcgo.sgf import read_game
+
+    broken, sound = match_games
+    games = [(p.stem, read_game(p)) for p in match_games]
+
+    def failing_on_one_game(settings, record, number):
+        if record.source == str(broken) and number == 4:
+            raise RuntimeError("a bug in one position")
+        return analyse_position(settings, record, number)
+
+    monkeypatch.setattr(review_run, "analyse_position", failing_on_one_game)
+    written, notes = {}, []
+    runner = review_run.Review(tmp_path, games, ReviewSettings(visits=20), moves=(1, 8),
+                               outputs=lambda game, document: written.update({game.name: document}),
+                               log=notes.append)
+    runner.prepare()
+    done = {g.name: g for g in runner.run()}
+    assert list(written) == [sound.stem] and done[sound.stem].finished
+    assert "a bug in one position" in done[broken.stem].failed and not done[broken.stem].finished
+    assert any(broken.stem in note for note in notes)
+    assert sorted(positions_saved(tmp_path, broken.stem)) == [0, 1, 2, 3]
