@@ -93,6 +93,8 @@ class Analyser:
                               model=open_model(settings.model))
         self.player = Player(config, playouts=settings.visits, seconds=settings.seconds,
                              verbose=False)
+        # The kernels load on the first search: not in the first position's seconds.
+        self.player.warm_up(options.DEFAULT_KOMI)
         self._board = None           # (record fingerprint, moves played, board)
 
     def board_after(self, record, number):
