@@ -440,3 +440,18 @@ def test_a_game_whose_search_fails_costs_no_other_game(match_games, tmp_path, mo
     assert "a bug in one position" in done[broken.stem].failed and not done[broken.stem].finished
     assert any(broken.stem in note for note in notes)
     assert sorted(positions_saved(tmp_path, broken.stem)) == [0, 1, 2, 3]
+
+
+def test_a_longer_review_goes_on_from_a_shorter_one(match_games, tmp_path):
+    out = tmp_path / "out"
+    name = match_games[0].stem
+    short = review(match_games[0], "-o", out, "--visits", "20", "--moves", "1-4", "--json")
+    assert short.exit_code == 0, short.output
+    first = {p["number"]: p for p in json.loads(short.stdout)["games"][0]["positions"]}
+    longer = review(match_games[0], "-o", out, "--visits", "20", "--moves", "1-8", "--json")
+    again = {p["number"]: p for p in json.loads(longer.stdout)["games"][0]["positions"]}
+    assert sorted(first) == [0, 1, 2, 3, 4] and sorted(again) == list(range(9))
+    assert all(again[n] == p for n, p in first.items())       # their own seconds: not re-searched
+    other = review(match_games[0], "-o", out, "--visits", "30", "--moves", "1-4", "--json")
+    assert other.exit_code == 0 and "other settings" in other.stderr
+    assert sorted(positions_saved(out, name)) == [0, 1, 2, 3, 4]

@@ -11,6 +11,7 @@ worker that died twice) loses no other game's positions.
 """
 
 import json
+import os
 import pathlib
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -54,12 +55,15 @@ class PositionStore:
         return positions, None
 
     def start(self, positions):
-        """Write the file anew: the header and ``positions`` (what :meth:`load` kept)."""
+        """Write the file anew: the header and ``positions`` (what :meth:`load` kept),
+        through a file beside it that replaces it whole, so a kill now loses nothing."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "w", encoding="utf-8") as f:
+        fresh = self.path.with_name(self.path.name + ".new")
+        with open(fresh, "w", encoding="utf-8") as f:
             f.write(json.dumps(self.header) + "\n")
             for p in sorted(positions.values(), key=lambda p: p["number"]):
                 f.write(json.dumps(p) + "\n")
+        os.replace(fresh, self.path)
 
     def add(self, position):
         with open(self.path, "a", encoding="utf-8") as f:
@@ -104,8 +108,10 @@ class Review:
         self.games = []
         for name, record in games:
             needed, span = reviewed_positions(record, moves)
+            # Not the moves asked for: a position's search does not depend on them, so a
+            # longer review of the same game goes on from a shorter one.
             header = {"version": STORE_VERSION, "game": fingerprint(record),
-                      "moves": list(span), "settings": settings.as_dict()}
+                      "settings": settings.as_dict()}
             store = PositionStore(self.out / POSITIONS_FOLDER / f"{name}.jsonl", header)
             self.games.append(GameReview(name, record, needed, span, store))
 
@@ -116,8 +122,8 @@ class Review:
             positions, note = game.store.load()
             if note:
                 self.log(note)
+            game.store.start(positions)
             game.positions = {n: p for n, p in positions.items() if n in game.needed}
-            game.store.start(game.positions)
         return sum(len(g.missing) for g in self.games)
 
     def run(self, progress=lambda n: None):
