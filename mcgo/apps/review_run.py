@@ -188,7 +188,8 @@ class Review:
         while tasks:
             retry = []
             context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(self.jobs, mp_context=context) as pool:
+            pool = ProcessPoolExecutor(self.jobs, mp_context=context)
+            try:
                 futures = {pool.submit(analyse_position, self.settings, game.record, n): (game, n)
                            for game, n in tasks if not game.failed}
                 for future in as_completed(futures):
@@ -207,6 +208,8 @@ class Review:
                     else:
                         self._add(game, position)
                     progress(1)
+            finally:    # interrupted: the positions not started are dropped, not waited for
+                pool.shutdown(wait=True, cancel_futures=True)
             if retry:
                 self.log(f"a worker died: searching {len(retry)} positions again")
             tasks = retry
