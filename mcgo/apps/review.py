@@ -6,8 +6,9 @@ A position's review (:func:`analyse_position`) is a search of it by the default 
 (:class:`mcgo.engine.player.Player`) with a seed of its own, so that its numbers do not
 depend on which process or Ray worker searched it, nor in what order. Its values are those
 ``kata-analyze`` reports (:mod:`mcgo.gtp.analysis`), turned to Black's side as Sabaki keeps
-them: the root's win rate (:func:`~mcgo.gtp.analysis.winrate_for`) and the score lead, the
-playouts' mean final margin (:func:`~mcgo.gtp.analysis.score_lead_for`).
+them: the win rate of the search's best move, the value the tree backs up to the root
+(:func:`~mcgo.gtp.analysis.winrate_for`), and the score lead, the playouts' mean final
+margin (:func:`~mcgo.gtp.analysis.score_lead_for`).
 
 A move's loss (:func:`move_reviews`) is the value of the position before it minus the value
 of the position after it, both from the mover's side (KaTrain's ``points_lost`` and

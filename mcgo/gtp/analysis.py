@@ -1,6 +1,8 @@
 """Text the analysis commands print: Leela Zero's ``lz-analyze`` lines, KataGo's
 ``kata-analyze`` lines, the thesis's tree printout (``mcgo-tree``) and GoGui's graphics
-(``gfx``) answers."""
+(``gfx``) answers; and the values they are made of (a position's win rate and score lead
+from either side, :func:`winrate_for`, :func:`score_lead_for`), which ``mcgo review``
+keeps too."""
 
 import math
 from dataclasses import dataclass
