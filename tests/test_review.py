@@ -455,3 +455,16 @@ def test_a_longer_review_goes_on_from_a_shorter_one(match_games, tmp_path):
     other = review(match_games[0], "-o", out, "--visits", "30", "--moves", "1-4", "--json")
     assert other.exit_code == 0 and "other settings" in other.stderr
     assert sorted(positions_saved(out, name)) == [0, 1, 2, 3, 4]
+
+
+def test_each_position_is_searched_for_the_side_the_game_moved_next(tmp_path):
+    # Handicap stones set up with no PL: the record's first move is white's, and so is the
+    # first position's search (the board alone would say black).
+    game = tmp_path / "handicap.sgf"
+    game.write_bytes(b"(;GM[1]SZ[9]KM[0.5]HA[2]AB[cc][gg];W[ee];B[ce];W[ec])")
+    result = review(game, "-o", tmp_path / "out", "--visits", "20", "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)["games"][0]
+    assert [p["to_move"] for p in document["positions"]] == ["W", "B", "W", "B"]
+    _, nodes = main_line(tmp_path / "out" / "handicap.sgf")
+    assert "White E5" in nodes[1].get("C")

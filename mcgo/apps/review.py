@@ -115,6 +115,10 @@ class Analyser:
         values (JSON), Black's win rate (0-1) and score lead, the search's best move for the
         side to move with its win rate (that side's) and line."""
         board = self.board_after(record, number)
+        if number < len(record.moves):
+            # The side the game says moved next (a record with handicap stones set up
+            # and no PL still has white move first).
+            board.to_move = record.moves[number][0]
         self.player.new_game()
         self.player.set_seed(position_seed(self.settings.seed, number))
         result = self.player.think(board)
