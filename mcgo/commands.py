@@ -1,5 +1,5 @@
 """The commands beside playing: ``mcgo bench``, ``mcgo build-casebase``, ``mcgo influence``,
-``mcgo ownership`` and ``mcgo solve`` (:func:`add_tool_commands` adds them to ``mcgo``).
+``mcgo ownership``, ``mcgo solve`` and ``mcgo review`` (:func:`add_tool_commands` adds them to ``mcgo``).
 Each imports what it runs only when it runs, so that ``mcgo --help`` stays quick."""
 
 import json
@@ -226,3 +226,180 @@ def solve_command(problem, move_number, color, region, method, playouts, scorer,
         line = " ".join(coords.to_gtp(p, board.size) for p in answer.line)
         click.echo(f"{who} {move}: win rate {answer.winrate:.3f} after {answer.simulations} "
                    f"simulations; main line {line}")
+
+
+def moves_range(ctx, param, value):
+    """``--moves A-B`` (or ``A-``, ``-B``, ``N``) as ``(first, last)``, 1-based and
+    inclusive; None for every move."""
+    if value is None:
+        return None
+    first, dash, last = value.partition("-")
+    try:
+        first = int(first) if first else 1
+        last = int(last) if last else (10 ** 6 if dash else first)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a range of moves like 1-50") from None
+    if not 1 <= first <= last:
+        raise click.BadParameter(f"{value!r}: moves run from 1, the first before the last")
+    return first, last
+
+
+def output_for(path, name, several):
+    """Where a game's ``--plot`` or ``--html`` goes: ``path`` itself for one game; for
+    several, the game's name added to the file's (``page.html`` -> ``page-NAME.html``)."""
+    import pathlib
+    path = pathlib.Path(path)
+    return path if not several else path.with_name(f"{path.stem}-{name}{path.suffix}")
+
+
+def review_games(paths):
+    """The games of the SGF files ``paths`` that can be replayed, as ``(name, record)``
+    pairs, and a message for each file or game skipped with its reason."""
+    from .apps.review import game_names
+    from .sgf import ReplayError, SgfError, read_games, replay
+
+    records, skipped = [], []
+    for path in paths:
+        for item in read_games(path, errors="yield"):
+            if isinstance(item, SgfError):
+                skipped.append(f"skipped {item}")
+                continue
+            try:
+                replay(item)
+            except ReplayError as e:
+                skipped.append(f"skipped {e}")
+                continue
+            records.append(item)
+    return list(zip(game_names(records), records)), skipped
+
+
+@tool("review")
+@click.argument("games", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--out", "out", required=True, type=click.Path(file_okay=False),
+              help="Folder of the reviewed games (NAME.sgf for each, the searched positions "
+                   "under .positions/; a rerun goes on from them).")
+@click.option("--visits", type=click.IntRange(1), default=None,
+              help="Simulations a position [default: 1000 when --seconds is not given].")
+@click.option("--seconds", type=Number(0, min_open=True), default=None,
+              help="Seconds of search a position, instead of --visits.")
+@click.option("--moves", "moves", callback=moves_range, default=None, metavar="A-B",
+              help="Review moves A to B only (A-, -B and N too) [default: every move].")
+@click.option("--mistake", type=Number(0, 100), default=10.0, show_default=True,
+              help="Win-rate loss, in percentage points, from which a move is a mistake: "
+                   "its better line goes into the SGF as a variation and it is marked on "
+                   "the curves.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Local processes searching positions at once.")
+@click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
+              help="Search each position as a task on a Ray cluster (auto: the running one, "
+                   "else a local runtime; pip install 'mcgo-engine[cluster]').")
+@click.option("--plot", type=OutputFile(), default=None, metavar="FILE.png|FILE.svg",
+              help="Draw the win-rate and score curves with the mistakes marked (several "
+                   "games: FILE-NAME.png each).")
+@click.option("--html", "html_path", type=OutputFile(), default=None, metavar="FILE.html",
+              help="Write a self-contained page: the curve, each side's biggest mistakes as "
+                   "diagrams, a table by move (several games: FILE-NAME.html each).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every game's numbers as JSON on stdout.")
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Threads of each search.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed the positions' searches draw their seeds from.")
+@click.option("--model", "model_file", default="auto", show_default=True,
+              metavar="FILE|default|auto|none", help="Learned move model, as mcgo gtp --model.")
+def review(games, out, visits, seconds, moves, mistake, jobs, ray_address, plot, html_path,
+           as_json, threads, seed, model_file):
+    """Review GAME.sgf...: search every position, and write each game to OUT with its win
+    rate and score (Sabaki's SBKV and SBKS), each move's loss and the better line."""
+    import pathlib
+
+    from .apps.review import ReviewSettings
+
+    if visits is not None and seconds is not None:
+        raise click.UsageError("give --visits or --seconds, not both")
+    if ray_address is not None and jobs > 1:
+        raise click.UsageError("give --jobs or --ray, not both (Ray runs a task a CPU)")
+    if pathlib.Path(out).is_file():
+        raise click.BadParameter(f"{out!r} is a file", param_hint="--out")
+    if plot:
+        from .match.plot import PlotError, check_plot_path
+        try:
+            check_plot_path(plot)
+        except PlotError as e:
+            raise click.BadParameter(str(e), param_hint="--plot") from None
+    if html_path and not html_path.lower().endswith((".html", ".htm")):
+        raise click.BadParameter(f"{html_path!r} is not an .html file", param_hint="--html")
+    if ray_address is not None:
+        from .match.cluster import RayMissing, check_reachable, require_ray
+        try:
+            require_ray()
+        except RayMissing as e:
+            raise click.UsageError(str(e)) from None
+        check_reachable(ray_address)
+    games_found, skipped = review_games(games)
+    for message in skipped:
+        click.echo(message, err=True)
+    if not games_found:
+        raise click.UsageError("no game to review among the files given")
+    _check_model(model_file)
+    settings = ReviewSettings(visits=visits, seconds=seconds, seed=seed, threads=threads,
+                              model=model_file)
+    several = len(games_found) > 1
+    threshold = mistake / 100.0
+
+    def outputs(game, document):
+        from .apps.review_sgf import review_sgf
+        review_sgf(game.record, document, threshold, pathlib.Path(out) / f"{game.name}.sgf")
+        if plot:
+            from .apps.review_plot import write_review_plot
+            write_review_plot(output_for(plot, game.name, several), document, threshold)
+        if html_path:
+            from .apps.review_html import review_page
+            output_for(html_path, game.name, several).write_text(
+                review_page(game.record, document, threshold), encoding="utf-8")
+
+    from .apps.review_run import Review
+    runner = Review(out, games_found, settings, outputs, moves=moves, jobs=jobs,
+                    ray=ray_address, log=lambda text: click.echo(text, err=True))
+    pending = runner.prepare()
+    with click.progressbar(length=pending, label="reviewing", file=sys.stderr,
+                           show_pos=True, show_eta=True) as bar:
+        done = runner.run(progress=bar.update)
+    if as_json:
+        click.echo(json.dumps({"games": [g.document for g in done if g.finished],
+                               "failed": {g.name: g.failed for g in done if g.failed},
+                               "skipped": skipped}, indent=1))
+    else:
+        for game in done:
+            click.echo(_review_line(game, out, threshold))
+    if any(g.failed for g in done):
+        sys.exit(1)
+
+
+def _check_model(choice):
+    """A move model named by file must load (one line, exit 2), before any search."""
+    if choice in ("auto", "default", "none"):
+        return
+    from .models.movemodel import ModelError, open_model
+    try:
+        open_model(choice)
+    except ModelError as e:
+        raise click.BadParameter(str(e), param_hint="--model") from None
+
+
+def _review_line(game, out, threshold):
+    """One line on a reviewed game: where it went and each side's biggest loss."""
+    import os
+    if not game.finished:
+        return f"{game.name}: not finished, run again to go on ({game.failed.strip().splitlines()[-1]})"
+    from .apps.review import mistakes
+    moves = game.document["moves"]
+    parts = [f"{game.name}: {len(moves)} moves reviewed -> {os.path.join(out, game.name + '.sgf')}"]
+    for color, name in (("B", "Black"), ("W", "White")):
+        worst = mistakes(moves, color, 0.0, 1)
+        count = len(mistakes(moves, color, threshold))
+        if worst:
+            m = worst[0]
+            parts.append(f"{name}: {count} mistakes, the biggest move {m['number']} {m['move']} "
+                         f"(-{100 * m['winrate_loss']:.1f}%, best {m['best']})")
+    return "; ".join(parts)

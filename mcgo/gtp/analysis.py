@@ -1,6 +1,8 @@
 """Text the analysis commands print: Leela Zero's ``lz-analyze`` lines, KataGo's
 ``kata-analyze`` lines, the thesis's tree printout (``mcgo-tree``) and GoGui's graphics
-(``gfx``) answers."""
+(``gfx``) answers; and the values they are made of (a position's win rate and score lead
+from either side, :func:`winrate_for`, :func:`score_lead_for`), which ``mcgo review``
+keeps too."""
 
 import math
 from dataclasses import dataclass
@@ -91,8 +93,7 @@ def kata_info_line(search, result, board, request, komi=None):
       standard deviation is ``sqrt(1 - m^2)`` for mean ``m``: exact when every point ends a
       playout owned by one side (area scoring leaves few neutral points).
     """
-    # Under territory scoring the stones placed so far come off black's area.
-    komi = (board.komi if komi is None else komi) + board.scoring_offset()
+    komi = scored_komi(board, komi)
     size = board.size
     sign = 1.0 if request.color == BLACK else -1.0
     groups = []
@@ -153,6 +154,47 @@ def principal_variation_visits(search, move, limit=PV_LENGTH):
     """``(pv, visits)``: the most visited line after ``move`` and each pv node's visits
     (:meth:`mcgo.search.search.Search.principal_variation_visits`)."""
     return search.principal_variation_visits(move, limit)
+
+
+def scored_komi(board, komi=None):
+    """The komi the playouts' area margin is counted against: ``komi`` (default the
+    board's) plus, under territory scoring, the stones placed so far, which come off
+    black's area (:meth:`mcgo.Board.scoring_offset`)."""
+    return (board.komi if komi is None else komi) + board.scoring_offset()
+
+
+def winrate_for(search, result, board, color):
+    """The win rate of ``board``'s position for ``color`` after a search of it: its best
+    move's (the most visited root move's mean, the value the tree backs up to the root),
+    else, with no move visited, the root's over all its visits (:func:`root_winrate`);
+    None unsearched. The root's mean counts the moves only tried to be ruled out too, so
+    in a short search it leans towards the side not to move: over a game reviewed at 100
+    simulations a position, the moves' losses by the root's mean came out negative.
+
+    >>> import mcgo
+    >>> from mcgo.search import Search
+    >>> search, board = Search(seed=1), mcgo.Board(9, komi=7.0)
+    >>> result = search.run(board, playouts=100)
+    >>> winrate_for(search, result, board, mcgo.BLACK) == float(result.winrate)
+    True
+    >>> abs(winrate_for(search, result, board, mcgo.WHITE) - (1 - float(result.winrate))) < 1e-9
+    True
+    """
+    best = next((m for m in result.moves if m.move == result.best_move and m.visits), None)
+    rate = best.winrate if best is not None else root_winrate(search)
+    if rate is None:
+        return None
+    rate = float(rate)
+    return rate if color == board.to_move else 1.0 - rate
+
+
+def score_lead_for(result, board, color):
+    """:func:`playout_score` of a search of ``board`` from ``color``'s side, against
+    :func:`scored_komi` (KataGo's ``scoreLead`` as mcgo reports it); None without playouts."""
+    score = playout_score(result, scored_komi(board))
+    if score is None:
+        return None
+    return score if color == BLACK else -score
 
 
 def playout_score(result, komi):

@@ -20,7 +20,7 @@ True
 import datetime
 import pathlib
 
-from sgfmill import sgf
+from sgfmill import sgf, sgf_grammar
 
 from ..board import BLACK, coords
 from .record import GameRecord
@@ -28,8 +28,22 @@ from .record import GameRecord
 APPLICATION = "mcgo"
 
 
-def write_sgf(record, path=None):
-    """The record as SGF bytes (UTF-8); also written to ``path`` when one is given."""
+def write_sgf(record, path=None, properties=None, variations=None):
+    """The record as SGF bytes (UTF-8); also written to ``path`` when one is given.
+
+    ``properties``: ``{n: {identifier: text}}``, more properties for the node of the
+    position after ``n`` moves (``0``: the root), written as given (Sabaki's ``SBKV``...);
+    ``variations``: ``{n: [(color, point), ...]}``, a line of moves that branches off after
+    move ``n``, beside the main line (its second child, so readers keep the game as the
+    main line).
+
+    >>> from mcgo import BLACK, WHITE, from_gtp
+    >>> record = GameRecord(size=9, moves=[(BLACK, from_gtp("E5", 9)), (WHITE, from_gtp("C3", 9))])
+    >>> write_sgf(record, properties={1: {"SBKV": "55.5"}},
+    ...           variations={1: [(WHITE, from_gtp("G7", 9)), (BLACK, from_gtp("C7", 9))]}).split(b"SZ[9]")[1].strip()
+    b';B[ee]SBKV[55.5](;W[cg])(;W[gc];B[cc]))'
+    """
+    properties = properties or {}
     size = record.size
     game = sgf.Sgf_game(size, encoding="UTF-8")
     root = game.get_root()
@@ -55,18 +69,36 @@ def write_sgf(record, path=None):
         if text:
             node.set("C", text)
 
+    def annotate(node, number):
+        for ident, text in properties.get(number, {}).items():
+            node.set_raw(ident, sgf_grammar.escape_text(str(text).encode("utf-8")))
+
+    def move_node(parent, color, point):
+        node = parent.new_child()
+        node.set_move("b" if color == BLACK else "w", coords.to_sgfmill(point, size))
+        return node
+
     if record.setups.get(0):
         place_setup(root, record.setups[0])
     comment(root, 0)
+    annotate(root, 0)
     node = root
+    position_nodes = {0: root}
     for number, (color, point) in enumerate(record.moves, start=1):
-        node = node.new_child()
-        node.set_move("b" if color == BLACK else "w", coords.to_sgfmill(point, size))
+        node = move_node(node, color, point)
         comment(node, number)
+        annotate(node, number)
         setup = record.setups.get(number)
         if setup is not None and not setup.is_empty():
             node = node.new_child()
             place_setup(node, setup)
+        position_nodes[number] = node
+    for number, line in sorted((variations or {}).items()):
+        branch = position_nodes.get(number)
+        if branch is None or not line or not branch:   # no main line to stand beside
+            continue
+        for color, point in line:
+            branch = move_node(branch, color, point)
     data = game.serialise()
     if path is not None:
         pathlib.Path(path).write_bytes(data)
