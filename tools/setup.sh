@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install mcgo with everything its tests and benchmarks use: the Python package (editable,
-# with the test extra), GNU Go 3.8 (the reference opponent and referee), and the 596
+# with the test and katrain extras), GNU Go 3.8 (the reference opponent and referee), and the 596
 # professional games of Debian's goban-original-games (GPL-2+) unpacked under data/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,5 +24,5 @@ else
   echo "setup: no apt-get; install GNU Go 3.8 and goban-original-games yourself" >&2
 fi
 
-python -m pip install -q -e '.[test]'
+python -m pip install -q -e '.[test,katrain]'
 python -m mcgo warmup      # compile the Numba kernels once, into the cache

@@ -136,16 +136,20 @@ def kata_info_line(search, result, board, request, komi=None):
 
 
 def _reported_moves(result, request):
+    return reported_moves(result, request.min_moves, request.max_moves)
+
+
+def reported_moves(result, min_moves=0, max_moves=0):
     """The visited root moves, the chosen move first, then by visits (as ``lz-analyze``);
-    then, up to ``minmoves``, unvisited ones by prior; at most ``maxmoves``."""
+    then, up to ``min_moves``, unvisited ones by prior; at most ``max_moves`` (0: all)."""
     visited = [m for m in result.moves if m.visits > 0]
     order = sorted(visited, key=lambda m: (m.move != result.best_move, -m.visits, -m.winrate))
-    if len(order) < request.min_moves:
+    if len(order) < min_moves:
         rest = sorted((m for m in result.moves if m.visits <= 0),
                       key=lambda m: (-m.prior, m.move))
-        order += rest[:request.min_moves - len(order)]
-    if request.max_moves:
-        order = order[:request.max_moves]
+        order += rest[:min_moves - len(order)]
+    if max_moves:
+        order = order[:max_moves]
     return order
 
 

@@ -45,7 +45,7 @@ from .opening import corner_prior
 from .priors import MODEL_PRIOR_VISITS
 from .results import MoveStats, SearchResult
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
-                   VISITS, WINS, Tree, capacity_for)
+                   SCORE, VISITS, WINS, Tree, capacity_for)
 
 DEFAULT_MEMORY_MB = options.DEFAULT_MEMORY_MB
 REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
@@ -447,10 +447,11 @@ class Search:
                 if m is None:
                     merged[move] = MoveStats(move, f[VISITS], f[WINS], f[PRIOR_VISITS],
                                              f[PRIOR_WINS], f[AMAF_VISITS], f[AMAF_WINS],
-                                             f[BONUS])
+                                             f[BONUS], score_sum=f[SCORE])
                 else:
                     m.visits += f[VISITS]
                     m.wins += f[WINS]
+                    m.score_sum += f[SCORE]
                     m.amaf_visits += f[AMAF_VISITS]
                     m.amaf_wins += f[AMAF_WINS]
         return sorted(merged.values(), key=lambda m: (-m.visits, -m.winrate))
