@@ -75,9 +75,10 @@ def kata_info_line(search, result, board, request, komi=None):
       interval, ``utility`` = 2 winrate - 1 and ``utilityLcb`` = 2 lcb - 1 (mcgo's utility
       is the win/loss value alone, in [-1, 1]), ``prior`` the move's share of the root's
       prior values (the playout rules' virtual wins, or the learned model's; 0 without
-      priors). No per-move score fields: the search keeps no score per move (KataGo asks
-      consumers to be robust to missing fields; Lizzie and Sabaki then show no score on the
-      moves). The pv stays the last field unless
+      priors). A visited move's ``scoreMean``, ``scoreLead`` and ``scoreSelfplay`` are one
+      number, the mean final area margin (after komi) of the playouts through the move
+      (:attr:`mcgo.search.results.MoveStats.score`; Lizzie and Sabaki show it on the move).
+      The pv stays the last field unless
       ``pvVisits`` is asked for, as Sabaki's parser reads the pv from the end of a group.
     * ``rootInfo visits N utility U winrate W scoreMean S scoreLead S scoreSelfplay S``:
       the root's visits (reused ones included) and win rate; the three scores are the same
@@ -103,10 +104,14 @@ def kata_info_line(search, result, board, request, komi=None):
             winrate, lcb = m.winrate, m.lcb
         else:                      # an unvisited move (minmoves): its prior value, if any
             winrate, lcb = (m.prior if m.prior_visits else 0.5), 0.0
+        score = ""
+        if m.visits > 0:
+            s = kata_number(sign * m.score)
+            score = f"scoreMean {s} scoreLead {s} scoreSelfplay {s} "
         text = (f"info move {coords.to_gtp(m.move, size)} visits {int(m.visits)} "
                 f"utility {kata_number(2 * winrate - 1)} winrate {kata_number(winrate)} "
                 f"prior {kata_number(m.prior / total_prior)} lcb {kata_number(lcb)} "
-                f"utilityLcb {kata_number(2 * lcb - 1)} order {i} "
+                f"utilityLcb {kata_number(2 * lcb - 1)} order {i} {score}"
                 f"pv {' '.join(coords.to_gtp(p, size) for p in pv)}")
         if request.pv_visits:
             counts = " ".join(str(int(v)) for v in pv_visits)
