@@ -16,8 +16,8 @@ and ``terminate_all``, and the error answers: ``{"error"}`` for a line that is n
 used; the engine answers the other queries all the same.
 """
 
-import json
 import math
+import pathlib
 
 import pytest
 from sgfmill import boards
@@ -314,3 +314,33 @@ def test_stderr_never_says_error(engine):
     text = "\n".join(engine.stderr)
     assert "homeDataDir" in text and "nnMaxBatchSize" in text and "ready" in text
     assert "error" not in text.lower()
+
+
+def test_engine_ends_with_the_shell_that_started_it(tmp_path):
+    """KaTrain stops a custom command by ending its shell: the engine, whose stdin stays
+    open, must end too rather than run on (KaTrain waits for its output to close)."""
+    import os
+    import subprocess
+    import sys
+    import time
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    shell = subprocess.Popen(["sh", "-c", f"{sys.executable} -m mcgo analysis; true"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL,
+                             env=dict(os.environ, PYTHONPATH=root))
+    children = pathlib.Path(f"/proc/{shell.pid}/task/{shell.pid}/children")
+    end = time.monotonic() + 30
+    while not children.read_text().split():
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    engine = int(children.read_text().split()[0])
+    shell.stdin.write(b'{"id": "v", "action": "query_version"}\n')
+    shell.stdin.flush()
+    assert b"query_version" in shell.stdout.readline()      # the engine is serving
+    shell.terminate()
+    shell.wait()
+    while pathlib.Path(f"/proc/{engine}").exists() and \
+            "zombie" not in pathlib.Path(f"/proc/{engine}/status").read_text():
+        assert time.monotonic() < end + 10, "the engine ran on after its shell ended"
+        time.sleep(0.1)
+    shell.stdin.close()

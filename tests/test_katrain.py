@@ -130,3 +130,23 @@ def test_katrain_region_of_interest_and_pondering(katrain):
     engine.stop_pondering()
     wait_until(engine.is_idle, "the pondering query to end after terminate", timeout=60)
     assert not errors_in(k, constants)
+
+
+def test_katrain_custom_command(katrain, mcgo_command):
+    """KaTrain's custom backend (its "Override Engine Command"): a shell command line."""
+    k, _, ai, constants, game_module, Move = katrain
+    config = dict(k.config("engine"), backend="custom",
+                  altcommand=f"{mcgo_command} analysis -analysis-threads 1 --visits 30",
+                  max_visits=VISITS, fast_visits=VISITS, max_time=30.0, allow_recovery=False)
+    from katrain.core.engine import KataGoEngine
+    engine = KataGoEngine(k, config)
+    try:
+        assert engine.shell and engine.command.endswith("--visits 30")
+        game = game_module.Game(k, engine, game_properties={"SZ": 9, "KM": 6.5, "RU": "japanese"})
+        node = game.play(Move.from_gtp("C3", player="B"))
+        wait_until(lambda: node.analysis_complete, "the custom engine's analysis")
+        assert node.root_visits >= VISITS and node.candidate_moves
+    finally:
+        engine.shutdown(finish=False)
+    assert not errors_in(k, constants)
+

@@ -11,6 +11,7 @@ engine goes on; a line that is not JSON gets ``{"error"}`` without an id. At the
 stdin the queued tasks are finished, then the engine exits.
 
 >>> import io
+>>> from mcgo.config import EngineConfig
 >>> out = io.StringIO()
 >>> engine = AnalysisEngine(EngineConfig(seed=1), workers=1, out=out)
 >>> engine.serve(io.StringIO('{"id": "v", "action": "query_version"}\\n'))
@@ -21,12 +22,13 @@ stdin the queued tasks are finished, then the engine exits.
 import heapq
 import itertools
 import json
+import os
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 
-from .. import __version__
-from ..config import EngineConfig
+from .. import __version__, options
 from ..search.search import Search
 from . import analysis_query as protocol
 from .analysis_query import QueryError
@@ -35,6 +37,7 @@ from .analysis_query import QueryError
 # and others compare it to decide which fields they may send).
 KATAGO_PROTOCOL_VERSION = "1.15.3"
 READY = "mcgo analysis engine: started, ready to begin handling requests"
+PARENT_CHECK = 0.5   # seconds between looks at whether the parent process is still there
 
 
 def note(text):
@@ -205,7 +208,8 @@ class AnalysisEngine:
             self._cond.notify_all()
 
     def _work(self, i):
-        search = Search(self.config.search.replace(seed=self.config.seed + i))
+        search = Search(self.config.search.replace(
+            seed=options.normalize_seed(self.config.seed + i)))
         while True:
             task, clear = self._next_task(i)
             if task is None:
@@ -315,12 +319,27 @@ def engine_settings(file_values, overrides, defaults):
     return out, workers, threads, notes
 
 
+def exit_with_parent(interval=PARENT_CHECK):
+    """End the process when the one that started it ends. KaTrain runs a custom command in
+    a shell and stops it by ending the shell, which leaves this engine's stdin open; without
+    this it would search on, and KaTrain wait for its output to close."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
 def run_engine(config, workers, defaults, stdin=None, out=None, quit_without_waiting=False):
-    """Serve KataGo's analysis protocol on stdin and stdout until stdin ends."""
+    """Serve KataGo's analysis protocol on stdin and stdout until stdin ends (or the
+    process that started the engine does)."""
     import io
     engine = AnalysisEngine(config, workers=workers, out=out, defaults=defaults)
     if stdin is None:
         stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+        exit_with_parent()
     note(READY)
     try:
         engine.serve(stdin, wait=not quit_without_waiting)
@@ -328,5 +347,3 @@ def run_engine(config, workers, defaults, stdin=None, out=None, quit_without_wai
         pass
     return engine
 
-
-__all__ = ["AnalysisEngine", "EngineConfig", "run_engine", "KATAGO_PROTOCOL_VERSION"]
