@@ -383,7 +383,8 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
 @click.option("--threads", type=click.IntRange(1, 64), default=None,
               help="Search threads per position [default: 1].")
 @click.option("--visits", type=click.IntRange(1), default=500, show_default=True,
-              help="Visits of a query without maxVisits (KataGo's config default).")
+              help="Visits of a query without maxVisits (the config's or an override's "
+                   "maxVisits wins).")
 @click.option("--winrates-as", "winrates_as",
               type=click.Choice(["BLACK", "WHITE", "SIDETOMOVE"], case_sensitive=False),
               default="BLACK", show_default=True,

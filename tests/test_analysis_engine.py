@@ -99,13 +99,24 @@ def check_answer(a, size, to_move):
 def test_answer_fields_turns_ownership_policy(engine):
     moves = [("B", "E5"), ("W", "C3"), ("B", "G7")]
     engine.send(query("fields", moves, analyzeTurns=[0, 1, 3], includeOwnership=True,
-                      includePolicy=True))
-    answers = engine.collect(lambda a: sum(x.get("id") == "fields" for x in a) >= 3)
+                      includeOwnershipStdev=True, includePolicy=True, includePVVisits=True,
+                      analysisPVLen=3, includeMovesOwnership=True))
+    answers = engine.collect(lambda a: sum(x.get("id") == "fields" and "warning" not in x
+                                           for x in a) >= 3)
+    warnings = [a for a in answers if "warning" in a]
+    assert [(a["id"], a["field"]) for a in warnings] == [("fields", "includeMovesOwnership")]
+    answers = [a for a in answers if "warning" not in a]
     assert {a["turnNumber"] for a in answers} == {0, 1, 3}
     for a in answers:
         turn = a["turnNumber"]
         check_answer(a, 9, "B" if turn % 2 == 0 else "W")
         assert len(a["ownership"]) == 81 and all(-1 <= v <= 1 for v in a["ownership"])
+        for owner, stdev in zip(a["ownership"], a["ownershipStdev"]):
+            assert math.isclose(stdev, math.sqrt(1 - owner * owner), abs_tol=1e-9)
+        for m in a["moveInfos"]:
+            assert 1 <= len(m["pv"]) <= 3 and len(m["pvVisits"]) == len(m["pv"])
+            assert m["pvVisits"][0] == m["visits"]
+            assert m["pvVisits"] == sorted(m["pvVisits"], reverse=True)
         policy = a["policy"]
         assert len(policy) == 82
         assert math.isclose(sum(v for v in policy if v >= 0), 1.0, abs_tol=1e-6)

@@ -24,7 +24,8 @@ from .. import options
 from ..board import coords
 from ..board.board import AREA, TERRITORY, Board, IllegalMove
 from ..board.kernels import BLACK, PASS, WHITE
-from ..gtp.analysis import kata_ownership, playout_score, principal_variation_visits, reported_moves
+from ..gtp.analysis import (PV_LENGTH, kata_ownership, ownership_stdev, playout_score,
+                            principal_variation_visits, reported_moves)
 from ..search.movefilter import MoveFilter, MoveFilterError
 from ..search.report import root_winrate
 
@@ -38,13 +39,13 @@ KATAGO_RULE_ALIASES = {"chinese-ogs": "chinese", "chinese-kgs": "chinese", "bga"
 MAX_KOMI = 150.0
 # Fields KataGo reads that change its network's search, not mcgo's: accepted, unused.
 UNUSED_FIELDS = ("rootPolicyTemperature", "rootFpuReductionMax", "whiteHandicapBonus",
-                 "analysisPVLen", "includeNoResultValue")
+                 "includeNoResultValue")
 KNOWN_FIELDS = {"id", "moves", "initialStones", "initialPlayer", "rules", "komi",
                 "boardXSize", "boardYSize", "analyzeTurns", "maxVisits", "overrideSettings",
                 "includeOwnership", "includeOwnershipStdev", "includeMovesOwnership",
                 "includeMovesOwnershipStdev", "includePolicy", "includePVVisits", "avoidMoves",
                 "allowMoves", "reportDuringSearchEvery", "priority", "priorities",
-                *UNUSED_FIELDS}
+                "analysisPVLen", *UNUSED_FIELDS}
 # overrideSettings keys mcgo uses; wideRootNoise is accepted (mcgo's root has no policy noise).
 OVERRIDES = ("maxVisits", "maxTime", "reportAnalysisWinratesAs", "wideRootNoise")
 
@@ -79,8 +80,10 @@ class Query:
     max_time: Optional[float]
     perspective: str
     ownership: bool = False
+    ownership_stdev: bool = False
     policy: bool = False
     pv_visits: bool = False
+    pv_length: int = PV_LENGTH
     move_filter: Optional[MoveFilter] = None
     report_every: Optional[float] = None
     warnings: list = field(default_factory=list)   # (field, message)
@@ -153,11 +156,14 @@ def query_of(obj, defaults):
     if report_every is not None:
         report_every = _number(report_every, "reportDuringSearchEvery", minimum=0)
         report_every = report_every if report_every > 0 else None
-    if obj.get("includeMovesOwnership"):
-        warnings.append(("includeMovesOwnership",
-                         "mcgo keeps no ownership per move: only the root's is given"))
+    for name in ("includeMovesOwnership", "includeMovesOwnershipStdev"):
+        if _flag(obj, name):
+            warnings.append((name, "mcgo keeps no ownership per move: only the root's is given"))
+    pv_length = _number(obj.get("analysisPVLen", PV_LENGTH), "analysisPVLen", integer=True,
+                        minimum=1)
     return Query(qid, size, komi, scoring, positions, _priorities(obj, len(turns)), max_visits,
                  max_time, perspective, ownership=_flag(obj, "includeOwnership"),
+                 ownership_stdev=_flag(obj, "includeOwnershipStdev"), pv_length=pv_length,
                  policy=_flag(obj, "includePolicy"), pv_visits=_flag(obj, "includePVVisits"),
                  move_filter=_move_filter(obj, size), report_every=report_every,
                  warnings=warnings)
@@ -356,7 +362,7 @@ def answer(query, turn, board, search, result, during, policy=None):
     priors = {} if policy is None else policy[1]
     infos = []
     for order, m in enumerate(reported_moves(result)):
-        pv, pv_visits = principal_variation_visits(search, m.move)
+        pv, pv_visits = principal_variation_visits(search, m.move, query.pv_length)
         winrate = rate(m.winrate)
         score = sign * m.score
         info = {"move": coords.to_gtp(m.move, size), "order": order, "visits": int(m.visits),
@@ -376,9 +382,14 @@ def answer(query, turn, board, search, result, during, policy=None):
             "thisHash": f"{board.hash & 0xFFFFFFFFFFFFFFFF:016X}"}
     out = {"id": query.id, "isDuringSearch": during, "turnNumber": turn,
            "moveInfos": infos, "rootInfo": root}
-    if query.ownership:
+    if query.ownership or query.ownership_stdev:
         owner = kata_ownership(result, size, view)
-        out["ownership"] = [] if owner is None else [float(v) for v in owner]
+        if owner is None:
+            owner = np.zeros(size * size)
+        if query.ownership:
+            out["ownership"] = [float(v) for v in owner]
+        if query.ownership_stdev:
+            out["ownershipStdev"] = [float(v) for v in ownership_stdev(owner)]
     if query.policy and policy is not None:
         out["policy"] = policy[0]
     return out

@@ -135,7 +135,7 @@ def kata_info_line(search, result, board, request, komi=None):
             if request.ownership:
                 groups.append("ownership " + " ".join(kata_number(v) for v in owner))
             if request.ownership_stdev:
-                stdev = np.sqrt(np.maximum(0.0, 1.0 - owner * owner))
+                stdev = ownership_stdev(owner)
                 groups.append("ownershipStdev " + " ".join(kata_number(v) for v in stdev))
     return " ".join(groups)
 
@@ -181,6 +181,12 @@ def kata_ownership(result, size, color):
     owner = mean_ownership(result.owner_sum, result.simulations, size)   # row 0 at the bottom
     sign = 1.0 if color == BLACK else -1.0
     return np.clip(sign * owner[::-1, :].ravel(), -1.0, 1.0)
+
+
+def ownership_stdev(owner):
+    """The standard deviation of each point's final owner (+1 or -1 at the end of every
+    playout) of mean ``owner``: ``sqrt(1 - m^2)``."""
+    return np.sqrt(np.maximum(0.0, 1.0 - owner * owner))
 
 
 # --------------------------------------------------------------------------- thesis tree
