@@ -95,9 +95,11 @@ KIVY_HEADLESS = ("KIVY_NO_WINDOW", "KIVY_NO_ARGS", "KIVY_NO_CONSOLELOG", "KIVY_N
 def katrain_package(tmp_path_factory):
     """KaTrain's core modules (``ai, constants, engine, game, base_katrain``) and pysgf's
     ``Move``, imported headless: Kivy opens no window, reads no arguments and keeps its
-    files in a temporary home (``pip install -e '.[katrain]'``)."""
+    files in a temporary home, and its logger leaves Python's root logger to the other
+    tests (``pip install -e '.[katrain]'``)."""
     for name in KIVY_HEADLESS:
         os.environ.setdefault(name, "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")    # leave the root logger alone
     os.environ.setdefault("KIVY_HOME", str(tmp_path_factory.mktemp("kivy")))
     try:
         from katrain.core import ai, base_katrain, constants, engine, game
