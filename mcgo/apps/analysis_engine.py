@@ -33,8 +33,8 @@ from ..search.search import Search
 from . import analysis_query as protocol
 from .analysis_query import QueryError
 
-# The KataGo release whose protocol this engine answers (query_version's "version": KaTrain
-# and others compare it to decide which fields they may send).
+# query_version's "version": the KataGo release whose analysis protocol (its fields and
+# actions) this engine follows; "git_hash" names mcgo's version.
 KATAGO_PROTOCOL_VERSION = "1.15.3"
 READY = "mcgo analysis engine: started, ready to begin handling requests"
 PARENT_CHECK = 0.5   # seconds between looks at whether the parent process is still there
