@@ -20,10 +20,11 @@ class AnalysisClient:
                                         stderr=subprocess.PIPE, text=True, env=env)
         self.answers = queue.Queue()
         self.stderr = []
-        threading.Thread(target=self._read, args=(self.process.stdout, self._answer),
-                         daemon=True).start()
-        threading.Thread(target=self._read, args=(self.process.stderr, self.stderr.append),
-                         daemon=True).start()
+        self.readers = [threading.Thread(target=self._read, args=(stream, sink), daemon=True)
+                        for stream, sink in ((self.process.stdout, self._answer),
+                                             (self.process.stderr, self.stderr.append))]
+        for t in self.readers:
+            t.start()
 
     @staticmethod
     def _read(stream, sink):
@@ -63,6 +64,7 @@ class AnalysisClient:
         return self.collect(done, timeout)
 
     def close(self, timeout=60):
+        """Close stdin, wait for the engine to exit; its exit status."""
         if self.process.poll() is None:
             try:
                 self.process.stdin.close()
@@ -73,4 +75,6 @@ class AnalysisClient:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        for t in self.readers:        # every line the engine wrote is read
+            t.join(timeout)
         return self.process.returncode

@@ -182,15 +182,15 @@ def test_default_turn_and_perspectives(engine):
     white moves."""
     moves = [("B", "E5"), ("W", "C3"), ("B", "C7")]
     for side in ("BLACK", "WHITE", "SIDETOMOVE"):
-        engine.send(query(side, moves, komi=-60,
+        engine.send(query(side, moves, komi=-60, maxVisits=100,
                           overrideSettings={"reportAnalysisWinratesAs": side}))
     answers = engine.finals(["BLACK", "WHITE", "SIDETOMOVE"])
     black, white, mover = (final(answers, s) for s in ("BLACK", "WHITE", "SIDETOMOVE"))
     assert black["turnNumber"] == white["turnNumber"] == mover["turnNumber"] == 3
-    assert black["rootInfo"]["winrate"] > 0.75 and black["rootInfo"]["scoreLead"] > 30
+    assert black["rootInfo"]["winrate"] > 0.7 and black["rootInfo"]["scoreLead"] > 30
     for a in (white, mover):
         assert a["rootInfo"]["currentPlayer"] == "W"
-        assert a["rootInfo"]["winrate"] < 0.25 and a["rootInfo"]["scoreLead"] < -30
+        assert a["rootInfo"]["winrate"] < 0.3 and a["rootInfo"]["scoreLead"] < -30
     assert all(m["winrate"] > 0.5 and m["scoreLead"] > 0 for m in black["moveInfos"]
                if m["visits"] >= 10)
     assert all(m["winrate"] < 0.5 and m["scoreLead"] < 0 for m in white["moveInfos"]
@@ -200,9 +200,9 @@ def test_default_turn_and_perspectives(engine):
 def test_default_side_is_the_config_files(engine):
     """The config's reportAnalysisWinratesAs (BLACK, as in KataGo's and KaTrain's) holds
     when the query says nothing: white to move, black far ahead, black's values."""
-    engine.send(query("cfg", [("B", "E5")], komi=-60, maxVisits=30))
+    engine.send(query("cfg", [("B", "E5")], komi=-60, maxVisits=100))
     a = final(engine.finals(["cfg"]), "cfg")
-    assert a["rootInfo"]["currentPlayer"] == "W" and a["rootInfo"]["winrate"] > 0.9
+    assert a["rootInfo"]["currentPlayer"] == "W" and a["rootInfo"]["winrate"] > 0.7
 
 
 def test_avoid_and_allow_moves(engine):
@@ -355,3 +355,21 @@ def test_engine_ends_with_the_shell_that_started_it(tmp_path):
         assert time.monotonic() < end + 10, "the engine ran on after its shell ended"
         time.sleep(0.1)
     shell.stdin.close()
+
+
+def test_end_of_input_finishes_the_queue_unless_told_not_to_wait():
+    """At the end of stdin the queued queries are answered, then the engine exits; with
+    -quit-without-waiting they end at once (a running one with what it found)."""
+    for flags, visits in (((), 40), (("-quit-without-waiting",), 10_000_000)):
+        client = AnalysisClient("-analysis-threads", "1", *flags)
+        client.send(query("first", maxVisits=visits, reportDuringSearchEvery=0.1))
+        client.send(query("second", [("B", "E5")], maxVisits=visits))
+        if flags:
+            client.collect(lambda a: any(x.get("isDuringSearch") for x in a))
+        assert client.close(timeout=60) == 0
+        answers = []
+        while not client.answers.empty():
+            answers.append(client.answers.get())
+        first, second = final(answers, "first"), final(answers, "second")
+        assert first["rootInfo"]["visits"] >= 40 if not flags else first["moveInfos"]
+        assert second.get("noResults") is (True if flags else None)
