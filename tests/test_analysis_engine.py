@@ -373,3 +373,15 @@ def test_end_of_input_finishes_the_queue_unless_told_not_to_wait():
         first, second = final(answers, "first"), final(answers, "second")
         assert first["rootInfo"]["visits"] >= 40 if not flags else first["moveInfos"]
         assert second.get("noResults") is (True if flags else None)
+
+
+def test_max_visits_counts_the_root_as_katago_does(serial):
+    """maxVisits limits the root's visits: a position following the one searched before
+    keeps that tree (the move's visits), and the search adds only what is left."""
+    serial.send(query("before", [("B", "E5")], maxVisits=200))
+    before = final(serial.finals(["before"]), "before")
+    top = before["moveInfos"][0]
+    assert before["rootInfo"]["visits"] == 200 and top["visits"] > 1
+    serial.send(query("after", [("B", "E5"), ("W", top["move"])], maxVisits=200))
+    after = final(serial.finals(["after"]), "after")
+    assert after["rootInfo"]["visits"] == 200

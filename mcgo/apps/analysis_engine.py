@@ -234,7 +234,7 @@ class AnalysisEngine:
                 self.write(protocol.answer(query, task.turn, board, search, result, True,
                                            policy))
 
-        result = search.run(board, playouts=query.max_visits, seconds=query.max_time,
+        result = search.run(board, visits=query.max_visits, seconds=query.max_time,
                             stop=task.stop, early_stop=False, move_filter=query.move_filter,
                             on_progress=report if query.report_every else None,
                             progress_interval=query.report_every)
