@@ -2,8 +2,11 @@
 
 The engine runs as KaTrain runs it, a subprocess reading JSON lines; for each board size one
 query asks for ``--turns`` positions of an opening (every turn from the empty board on) at
-``--visits`` visits each, after a warm-up query that loads the kernels. The time runs from
-writing the query to its last answer; positions are searched ``--workers`` at a time.
+``--visits`` visits each, after a warm-up query on that size (the first search of a size
+loads its kernels and tables: seconds, not counted). The time runs from writing the query
+to its last answer; positions are searched ``--workers`` at a time, and a worker whose next
+position follows its last one keeps that tree (maxVisits counts the root's visits, the kept
+ones included, as KataGo does), as when KaTrain analyses a game turn by turn.
 
     python benchmarks/speed/analysis_speed.py --visits 500 --json
 """
@@ -64,9 +67,9 @@ def timed_query(engine, qid, size, turns, visits):
 def main(visits, turns, sizes, workers, as_json):
     engine = run_engine(workers)
     try:
-        timed_query(engine, "warm-up", 9, 1, 50)
         rows = []
         for size in sizes:
+            timed_query(engine, f"warm-up{size}", size, 1, 50)
             seconds, answers, visited = timed_query(engine, f"size{size}", size, turns, visits)
             rows.append(dict(size=size, visits=visits, workers=workers, answers=answers,
                              seconds=round(seconds, 3),
