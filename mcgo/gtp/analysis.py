@@ -98,7 +98,7 @@ def kata_info_line(search, result, board, request, komi=None):
     sign = 1.0 if request.color == BLACK else -1.0
     groups = []
     total_prior = sum(m.prior for m in result.moves) or 1.0
-    for i, m in enumerate(_reported_moves(result, request)):
+    for i, m in enumerate(reported_moves(result, request.min_moves, request.max_moves)):
         pv, pv_visits = principal_variation_visits(search, m.move)
         if m.visits > 0:
             winrate, lcb = m.winrate, m.lcb
@@ -138,10 +138,6 @@ def kata_info_line(search, result, board, request, komi=None):
                 stdev = ownership_stdev(owner)
                 groups.append("ownershipStdev " + " ".join(kata_number(v) for v in stdev))
     return " ".join(groups)
-
-
-def _reported_moves(result, request):
-    return reported_moves(result, request.min_moves, request.max_moves)
 
 
 def reported_moves(result, min_moves=0, max_moves=0):
