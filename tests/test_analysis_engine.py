@@ -385,3 +385,21 @@ def test_max_visits_counts_the_root_as_katago_does(serial):
     serial.send(query("after", [("B", "E5"), ("W", top["move"])], maxVisits=200))
     after = final(serial.finals(["after"]), "after")
     assert after["rootInfo"]["visits"] == 200
+
+
+KO_STONES = [["B", "A2"], ["B", "B3"], ["B", "B1"], ["W", "B2"], ["W", "C3"], ["W", "D2"],
+             ["W", "C1"]]
+
+
+def test_a_ko_retake_is_an_illegal_move_and_after_a_threat_it_is_not(engine):
+    """Black takes the ko at C2; white's retake at once is illegal (error for that id),
+    after an exchange elsewhere it is a move like any other."""
+    engine.send(query("ko", [("B", "C2"), ("W", "B2")], size=5, initialStones=KO_STONES))
+    engine.send(query("threat", [("B", "C2"), ("W", "E5"), ("B", "E4"), ("W", "B2")], size=5,
+                      initialStones=KO_STONES, includePolicy=True))
+    answers = engine.finals(["ko", "threat"])
+    error = [a for a in answers if a.get("id") == "ko"][0]
+    assert error["field"] == "moves" and error["error"].startswith("Illegal move 1: W B2")
+    after = final(answers, "threat")
+    assert after["rootInfo"]["currentPlayer"] == "B"
+    assert after["policy"][3 * 5 + 2] == -1            # C2 taken back: black may not retake

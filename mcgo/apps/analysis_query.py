@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import options
 from ..board import coords
-from ..board.board import AREA, TERRITORY, Board, IllegalMove
+from ..board.board import AREA, TERRITORY, Board
 from ..board.kernels import BLACK, PASS, WHITE
 from ..gtp.analysis import (PV_LENGTH, kata_ownership, ownership_stdev, playout_score,
                             principal_variation_visits, reported_moves)
@@ -130,11 +130,13 @@ def query_of(obj, defaults):
         if i == len(moves):
             break
         color, p = moves[i]
-        try:
-            board.play(p, color)
-        except IllegalMove:
+        # A repetition beyond a simple ko stands: the game's rules may allow it (KataGo's
+        # Japanese rules check simple ko only); occupied points, suicide and ko are errors.
+        reason = board.legality(p, color)
+        if reason not in (None, "superko"):
             raise QueryError(f"Illegal move {i}: {PLAYER_NAMES[color]} "
-                             f"{coords.to_gtp(p, size)}", "moves") from None
+                             f"{coords.to_gtp(p, size)} ({reason})", "moves")
+        board.play(p, color, repetition=False)
     positions.sort(key=lambda tb: turns.index(tb[0]))
     overrides = obj.get("overrideSettings", {})
     if not isinstance(overrides, dict):
