@@ -448,6 +448,10 @@ def warmup():
                           ownership_prior=(open_ownership("dagrnn"), dict(AUTO_PRIOR_VISITS)))
     engine = Engine(config, out=io.StringIO(), verbose=False)
     engine.warm_up()
+    # mcgo analysis's policy: the move model's scorer of every legal move.
+    from .apps.analysis_query import policy_of
+    from .board.board import Board
+    policy_of(config.model.for_size(19), Board(19))
     click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")
 
 
