@@ -363,6 +363,72 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         pass
 
 
+@main.command(context_settings={"help_option_names": ["-h", "--help", "-help"]})
+@click.option("-model", "katago_model", metavar="FILE",
+              help="KataGo's network: accepted (KataGo's command line) and not used.")
+@click.option("-human-model", "human_model", metavar="FILE", hidden=True)
+@click.option("-config", "katago_config", type=click.Path(exists=True, dir_okay=False),
+              default=None, metavar="FILE",
+              help="A KataGo analysis config: its maxVisits, maxTime and "
+                   "reportAnalysisWinratesAs are read, the rest is KataGo's own.")
+@click.option("-override-config", "override_config", multiple=True, metavar="K=V,K=V",
+              help="KataGo's overrides of the config (maxVisits, maxTime, "
+                   "reportAnalysisWinratesAs, numAnalysisThreads, "
+                   "numSearchThreadsPerAnalysisThread); other keys are ignored with a note.")
+@click.option("-analysis-threads", "--analysis-threads", "analysis_threads",
+              type=click.IntRange(1, 64), default=None,
+              help="Positions searched at once [default: 2].")
+@click.option("-quit-without-waiting", "quit_without_waiting", is_flag=True,
+              help="At the end of stdin, stop instead of finishing the queued queries.")
+@click.option("--threads", type=click.IntRange(1, 64), default=None,
+              help="Search threads per position [default: 1].")
+@click.option("--visits", type=click.IntRange(1), default=500, show_default=True,
+              help="Visits of a query without maxVisits (the config's or an override's "
+                   "maxVisits wins).")
+@click.option("--winrates-as", "winrates_as",
+              type=click.Choice(["BLACK", "WHITE", "SIDETOMOVE"], case_sensitive=False),
+              default="BLACK", show_default=True,
+              help="The side the answers' values are from, unless the config or the query "
+                   "says (KataGo's analysis configs say BLACK).")
+@click.option("--preset", type=click.Choice(PRESET_CHOICES), default=options.DEFAULT_PRESET,
+              show_default=True, help="The search's set of constants.")
+@click.option("--policy", type=click.Choice(PLAYOUT_POLICY_CHOICES),
+              default=options.DEFAULT_POLICY, show_default=True, help="Playout policy.")
+@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE",
+              callback=parse_setting_options, help="Change one of the preset's named settings.")
+@click.option("--model", "model_file", default="auto", show_default=True,
+              metavar="auto|default|FILE|none",
+              help="mcgo's learned move model (the tree's priors, and the answers' policy).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the searches.")
+@click.option("--max-memory", type=Number(1), default=options.DEFAULT_MEMORY_MB,
+              show_default=True, help="Megabytes for the search trees of each position.")
+def analysis(katago_model, human_model, katago_config, override_config, analysis_threads,
+             quit_without_waiting, threads, visits, winrates_as, preset, policy, settings,
+             model_file, seed, max_memory):
+    """KataGo's JSON analysis engine on stdin/stdout (for KaTrain and other analysis tools):
+    `mcgo analysis -model M -config C` runs as `katago analysis ...` does."""
+    from .apps import analysis_engine as ae
+    from .config import EngineConfig
+    from .apps.analysis_query import Defaults
+
+    try:
+        file_values = ae.read_config_file(katago_config) if katago_config else {}
+        overrides = ae.parse_overrides(override_config)
+        defaults, workers, search_threads, notes = ae.engine_settings(
+            file_values, overrides, Defaults(visits, None, winrates_as.upper()))
+    except (OSError, ValueError) as e:
+        raise click.UsageError(str(e)) from None
+    workers = analysis_threads or workers or 2
+    config = EngineConfig(preset=preset, policy=policy, threads=threads or search_threads or 1,
+                          seed=seed, max_memory_mb=max_memory, settings=settings,
+                          model=open_move_model(model_file))
+    for text in notes:
+        ae.note(text)
+    if katago_model or human_model:
+        ae.note("mcgo analysis: the -model network is not used (mcgo searches with playouts)")
+    ae.run_engine(config, workers, defaults, quit_without_waiting=quit_without_waiting)
+
+
 @main.command()
 def warmup():
     """Compile every kernel into Numba's cache now (after installing), so that the first
@@ -382,6 +448,10 @@ def warmup():
                           ownership_prior=(open_ownership("dagrnn"), dict(AUTO_PRIOR_VISITS)))
     engine = Engine(config, out=io.StringIO(), verbose=False)
     engine.warm_up()
+    # mcgo analysis's policy: the move model's scorer of every legal move.
+    from .apps.analysis_query import policy_of
+    from .board.board import Board
+    policy_of(config.model.for_size(19), Board(19))
     click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")
 
 

@@ -86,3 +86,24 @@ def ray_runtime():
              logging_level="ERROR", runtime_env={"env_vars": {"PYTHONPATH": python_path}})
     yield ray
     ray.shutdown()
+
+
+KIVY_HEADLESS = ("KIVY_NO_WINDOW", "KIVY_NO_ARGS", "KIVY_NO_CONSOLELOG", "KIVY_NO_FILELOG")
+
+
+@pytest.fixture(scope="session")
+def katrain_package(tmp_path_factory):
+    """KaTrain's core modules (``ai, constants, engine, game, base_katrain``) and pysgf's
+    ``Move``, imported headless: Kivy opens no window, reads no arguments and keeps its
+    files in a temporary home, and its logger leaves Python's root logger to the other
+    tests (``pip install -e '.[katrain]'``)."""
+    for name in KIVY_HEADLESS:
+        os.environ.setdefault(name, "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")    # leave the root logger alone
+    os.environ.setdefault("KIVY_HOME", str(tmp_path_factory.mktemp("kivy")))
+    try:
+        from katrain.core import ai, base_katrain, constants, engine, game
+        from pysgf import Move
+    except ImportError as e:
+        missing(f"KaTrain (pip install -e '.[katrain]'): {e}")
+    return ai, constants, engine, game, base_katrain, Move

@@ -101,3 +101,14 @@ def test_the_installed_command_exits_2_in_one_line():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("Error: ")
+
+
+@pytest.mark.parametrize("args,says", [
+    (["-config", "no-such.cfg"], "no-such.cfg"),
+    (["-override-config", "maxVisits"], "KEY=VALUE"),
+    (["-override-config", "maxVisits=many"], "config value"),
+    (["-override-config", "reportAnalysisWinratesAs=RED"], "reportAnalysisWinratesAs"),
+    (["-analysis-threads", "0"], "-analysis-threads"),
+])
+def test_analysis_checks_katagos_command_line_first(args, says):
+    one_line_error(["analysis", *args], says)

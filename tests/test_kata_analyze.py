@@ -197,6 +197,12 @@ def test_kata_analyze_lines_follow_katagos_format():
         root = dict(groups)["rootInfo"]
         assert root["visits"] >= max(f["visits"] for f in infos)
         assert 0.0 <= root["winrate"] <= 1.0
+        # A visited move's score is its playouts' mean margin (the three names one number,
+        # within the board's points and komi); an unvisited one has none.
+        scored = [f for f in infos if f["visits"] > 0]
+        assert scored and all(f["scoreLead"] == f["scoreMean"] == f["scoreSelfplay"]
+                              and abs(f["scoreLead"]) <= 81 + 7 for f in scored)
+        assert all("scoreLead" not in f for f in infos if f["visits"] == 0)
         assert all(-1.0 <= v <= 1.0 for v in dict(groups)["ownership"])
         assert all(0.0 <= v <= 1.0 for v in dict(groups)["ownershipStdev"])
     # Visits only grow while the analysis runs.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install mcgo with everything its tests and benchmarks use: the Python package (editable,
-# with the test extra), GNU Go 3.8 (the reference opponent and referee), the 596
+# with the test and katrain extras), GNU Go 3.8 (the reference opponent and referee), the 596
 # professional games of Debian's goban-original-games (GPL-2+) unpacked under data/,
 # Chromium (the review page opened headless) and Sabaki's GTP and SGF libraries from npm
 # (the GTP client and the SGF parser Sabaki uses) in a cache folder.
@@ -35,5 +35,5 @@ else
   echo "setup: no npm; install node 20 and npm for the tests that read mcgo with Sabaki's libraries" >&2
 fi
 
-python -m pip install -q -e '.[test]'
+python -m pip install -q -e '.[test,katrain]'
 python -m mcgo warmup      # compile the Numba kernels once, into the cache

@@ -77,9 +77,10 @@ def kata_info_line(search, result, board, request, komi=None):
       interval, ``utility`` = 2 winrate - 1 and ``utilityLcb`` = 2 lcb - 1 (mcgo's utility
       is the win/loss value alone, in [-1, 1]), ``prior`` the move's share of the root's
       prior values (the playout rules' virtual wins, or the learned model's; 0 without
-      priors). No per-move score fields: the search keeps no score per move (KataGo asks
-      consumers to be robust to missing fields; Lizzie and Sabaki then show no score on the
-      moves). The pv stays the last field unless
+      priors). A visited move's ``scoreMean``, ``scoreLead`` and ``scoreSelfplay`` are one
+      number, the mean final area margin (after komi) of the playouts through the move
+      (:attr:`mcgo.search.results.MoveStats.score`; Lizzie and Sabaki show it on the move).
+      The pv stays the last field unless
       ``pvVisits`` is asked for, as Sabaki's parser reads the pv from the end of a group.
     * ``rootInfo visits N utility U winrate W scoreMean S scoreLead S scoreSelfplay S``:
       the root's visits (reused ones included) and win rate; the three scores are the same
@@ -98,16 +99,20 @@ def kata_info_line(search, result, board, request, komi=None):
     sign = 1.0 if request.color == BLACK else -1.0
     groups = []
     total_prior = sum(m.prior for m in result.moves) or 1.0
-    for i, m in enumerate(_reported_moves(result, request)):
+    for i, m in enumerate(reported_moves(result, request.min_moves, request.max_moves)):
         pv, pv_visits = principal_variation_visits(search, m.move)
         if m.visits > 0:
             winrate, lcb = m.winrate, m.lcb
         else:                      # an unvisited move (minmoves): its prior value, if any
             winrate, lcb = (m.prior if m.prior_visits else 0.5), 0.0
+        score = ""
+        if m.visits > 0:
+            s = kata_number(sign * m.score)
+            score = f"scoreMean {s} scoreLead {s} scoreSelfplay {s} "
         text = (f"info move {coords.to_gtp(m.move, size)} visits {int(m.visits)} "
                 f"utility {kata_number(2 * winrate - 1)} winrate {kata_number(winrate)} "
                 f"prior {kata_number(m.prior / total_prior)} lcb {kata_number(lcb)} "
-                f"utilityLcb {kata_number(2 * lcb - 1)} order {i} "
+                f"utilityLcb {kata_number(2 * lcb - 1)} order {i} {score}"
                 f"pv {' '.join(coords.to_gtp(p, size) for p in pv)}")
         if request.pv_visits:
             counts = " ".join(str(int(v)) for v in pv_visits)
@@ -131,22 +136,22 @@ def kata_info_line(search, result, board, request, komi=None):
             if request.ownership:
                 groups.append("ownership " + " ".join(kata_number(v) for v in owner))
             if request.ownership_stdev:
-                stdev = np.sqrt(np.maximum(0.0, 1.0 - owner * owner))
+                stdev = ownership_stdev(owner)
                 groups.append("ownershipStdev " + " ".join(kata_number(v) for v in stdev))
     return " ".join(groups)
 
 
-def _reported_moves(result, request):
+def reported_moves(result, min_moves=0, max_moves=0):
     """The visited root moves, the chosen move first, then by visits (as ``lz-analyze``);
-    then, up to ``minmoves``, unvisited ones by prior; at most ``maxmoves``."""
+    then, up to ``min_moves``, unvisited ones by prior; at most ``max_moves`` (0: all)."""
     visited = [m for m in result.moves if m.visits > 0]
     order = sorted(visited, key=lambda m: (m.move != result.best_move, -m.visits, -m.winrate))
-    if len(order) < request.min_moves:
+    if len(order) < min_moves:
         rest = sorted((m for m in result.moves if m.visits <= 0),
                       key=lambda m: (-m.prior, m.move))
-        order += rest[:request.min_moves - len(order)]
-    if request.max_moves:
-        order = order[:request.max_moves]
+        order += rest[:min_moves - len(order)]
+    if max_moves:
+        order = order[:max_moves]
     return order
 
 
@@ -214,6 +219,12 @@ def kata_ownership(result, size, color):
     owner = mean_ownership(result.owner_sum, result.simulations, size)   # row 0 at the bottom
     sign = 1.0 if color == BLACK else -1.0
     return np.clip(sign * owner[::-1, :].ravel(), -1.0, 1.0)
+
+
+def ownership_stdev(owner):
+    """The standard deviation of each point's final owner (+1 or -1 at the end of every
+    playout) of mean ``owner``: ``sqrt(1 - m^2)``."""
+    return np.sqrt(np.maximum(0.0, 1.0 - owner * owner))
 
 
 # --------------------------------------------------------------------------- thesis tree

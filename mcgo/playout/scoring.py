@@ -13,11 +13,23 @@ from ..jit import kernel
 
 
 @kernel
+def black_margin(owner, komi):
+    """Black's final margin of a finished playout with final owners ``owner``: its area
+    score minus ``komi``."""
+    return area_of(owner) - komi
+
+
+@kernel
+def win_value(margin):
+    """Black's result of a final margin: 1 for a win, 0.5 for a jigo, 0 for a loss."""
+    return 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
+
+
+@kernel
 def black_win_value(owner, komi):
     """Black's result of a finished playout with final owners ``owner``: 1 for a win,
     0.5 for a jigo, 0 for a loss (area score minus ``komi``)."""
-    score = area_of(owner) - komi
-    return 1.0 if score > 0 else (0.5 if score == 0 else 0.0)
+    return win_value(black_margin(owner, komi))
 
 
 @kernel

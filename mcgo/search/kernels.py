@@ -24,7 +24,7 @@ from ..board.kernels import (BLACK, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOV
 from ..jit import kernel
 from ..playout.common import RECORD_COLORS, random_below
 from ..playout.dispatch import run_playout
-from ..playout.scoring import add_owner, black_win_value
+from ..playout.scoring import add_owner, black_margin, win_value
 from ..tactics.eyes import is_true_eye
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_MODEL_DEPTH,
                       P_MODEL_PRIOR, P_MODEL_SHAPE, P_POLICY, P_PRIORS, P_RAVE, P_RAVE_EQUIV,
@@ -32,7 +32,7 @@ from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_MOD
 from .priors import PRIOR_CLOSED_PASS, set_model_priors, set_priors
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT,
                    MODEL_PRIORED, MOVE, NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS,
-                   PRIOR_WINS, REFUSED, ROOT, VISITS, WINS)
+                   PRIOR_WINS, REFUSED, ROOT, SCORE, VISITS, WINS)
 
 NEG_INF = -1e300
 
@@ -154,17 +154,19 @@ def mover_of_depth(root_to_move, d):
 
 
 @kernel
-def backup(ints, floats, params, path, depth, root_to_move, black_result, record, n_record,
-           amaf_color):
-    """Add the result to every node of the path (whose visit the virtual loss has partly
-    counted already), and (RAVE) to the AMAF statistics of every child of a path node whose
-    move its player made first later in the simulation."""
+def backup(ints, floats, params, path, depth, root_to_move, black_result, margin, record,
+           n_record, amaf_color):
+    """Add the result and Black's final ``margin`` to every node of the path (whose visit
+    the virtual loss has partly counted already), and (RAVE) the result to the AMAF
+    statistics of every child of a path node whose move its player made first later in
+    the simulation."""
     visit = 1.0 - params[P_VIRTUAL_LOSS]
     for d in range(depth + 1):
         node = path[d]
         mover = mover_of_depth(root_to_move, d) if d > 0 else 3 - root_to_move
         floats[VISITS, node] += visit
         floats[WINS, node] += black_result if mover == BLACK else 1.0 - black_result
+        floats[SCORE, node] += margin
     if params[P_RAVE] == 0.0:
         return
     for p in range(amaf_color.shape[0]):
@@ -245,9 +247,10 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
         # them fill territory where a real game would pass. The tree's are not, so the
         # search can tell a needed move from a point given away, and pass.
         komi += placed
-    black_result = black_win_value(owner, komi)
-    backup(ints, floats, params, path, depth, root_to_move, black_result, record, n_record,
-           amaf_color)
+    margin = black_margin(owner, komi)
+    black_result = win_value(margin)
+    backup(ints, floats, params, path, depth, root_to_move, black_result, margin, record,
+           n_record, amaf_color)
     if owner_sum.shape[0] == owner.shape[0]:
         add_owner(owner_sum, owner)
     return n_record

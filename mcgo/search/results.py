@@ -21,7 +21,13 @@ class MoveStats:
     amaf_visits: float
     amaf_wins: float
     bonus: float
+    score_sum: float = 0.0      # Black's final margins over the move's playouts, summed
     pv: list = field(default_factory=list)
+
+    @property
+    def score(self):
+        """Black's mean final margin (area minus komi) over the move's playouts (0 unvisited)."""
+        return self.score_sum / self.visits if self.visits else 0.0
 
     @property
     def winrate(self):

@@ -45,7 +45,7 @@ from .opening import corner_prior
 from .priors import MODEL_PRIOR_VISITS
 from .results import MoveStats, SearchResult
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
-                   VISITS, WINS, Tree, capacity_for)
+                   SCORE, VISITS, WINS, Tree, capacity_for)
 
 DEFAULT_MEMORY_MB = options.DEFAULT_MEMORY_MB
 REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
@@ -351,7 +351,7 @@ class Search:
 
     def run(self, board, playouts=None, seconds=None, root_bonus=None, stop=None,
             on_progress=None, progress_interval=None, early_stop=True, move_filter=None,
-            desired=None):
+            desired=None, visits=None):
         """Search ``board``'s position for the side to move until ``playouts`` simulations
         (all threads together), ``seconds`` of wall time, or ``stop`` (a threading.Event) is
         set. With neither limit it runs until ``stop``. ``on_progress(result)`` is called
@@ -361,9 +361,11 @@ class Search:
         ``desired`` (seconds, at most ``seconds``): a clock's plan (Pachi's desired and
         worst time): past ``desired`` the search goes on only while its best move is unsure
         (:meth:`.control.Control.unsure`), up to ``seconds``. ``early_stop``: with a time limit,
-        stop as soon as the most visited move cannot be overtaken in the time left."""
-        if playouts is None and seconds is None and stop is None:
-            raise ValueError("a search needs playouts, seconds or a stop event")
+        stop as soon as the most visited move cannot be overtaken in the time left.
+        ``visits``: a limit on the root's visits, a kept tree's included (KataGo's
+        ``maxVisits``): the simulations are what it leaves, at least one."""
+        if playouts is None and seconds is None and stop is None and visits is None:
+            raise ValueError("a search needs playouts, visits, seconds or a stop event")
         # The time limit counts the root's preparation too: the root priors (seed 003's
         # 1-ply ranker takes about 0.25 s on 19x19) are part of the move's time, not extra.
         called = time.perf_counter()
@@ -392,6 +394,10 @@ class Search:
             else np.zeros((3, board.pts.shape[1]), dtype=np.int32)
         self._prepare(board, move_filter)
         self._prepare_root(board, params, root_bonus, forbid)
+        if visits is not None:
+            kept = sum(float(t.floats[VISITS, t.root]) for t in self.trees)
+            left = max(1, int(visits - kept))
+            playouts = left if playouts is None else min(playouts, left)
         start = time.perf_counter()
         cpu_start = time.thread_time() if self.threads == 1 else time.process_time()
         for w in self.workers:
@@ -447,10 +453,11 @@ class Search:
                 if m is None:
                     merged[move] = MoveStats(move, f[VISITS], f[WINS], f[PRIOR_VISITS],
                                              f[PRIOR_WINS], f[AMAF_VISITS], f[AMAF_WINS],
-                                             f[BONUS])
+                                             f[BONUS], score_sum=f[SCORE])
                 else:
                     m.visits += f[VISITS]
                     m.wins += f[WINS]
+                    m.score_sum += f[SCORE]
                     m.amaf_visits += f[AMAF_VISITS]
                     m.amaf_wins += f[AMAF_WINS]
         return sorted(merged.values(), key=lambda m: (-m.visits, -m.winrate))

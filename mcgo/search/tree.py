@@ -7,7 +7,9 @@ Node ``n`` is column ``n`` of two arrays:
            child the real game forbids (positional superko).
 ``floats`` float64, shape ``(NF_ROWS, capacity)``: visits and wins of the playouts through
            the node, the same for AMAF (all-moves-as-first), the prior knowledge as virtual
-           visits and wins, and the case-base bonus of a root child.
+           visits and wins, the case-base bonus of a root child, and the sum of Black's
+           final margins (area minus komi) of the playouts through the node (its mean is
+           the node's score, KataGo's ``scoreLead`` of a move).
 
 Wins count from the side of the player who made the node's move (so a parent picks the
 child with the most wins for itself), a jigo as half a win. The children of a node sit next
@@ -39,7 +41,8 @@ AMAF_WINS = 3
 PRIOR_VISITS = 4
 PRIOR_WINS = 5
 BONUS = 6
-NF_ROWS = 7
+SCORE = 7          # Black's final margins summed over the node's playouts
+NF_ROWS = 8
 
 # Slots of a ``state`` row.
 ROOT = 0
