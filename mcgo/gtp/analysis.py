@@ -194,11 +194,17 @@ def winrate_for(search, result, board, color):
 
 
 def score_lead_for(result, board, color):
-    """:func:`playout_score` of a search of ``board`` from ``color``'s side, against
-    :func:`scored_komi` (KataGo's ``scoreLead`` as mcgo reports it); None without playouts."""
-    score = playout_score(result, scored_komi(board))
+    """The score lead of ``board``'s position for ``color`` after a search of it, as
+    :func:`winrate_for` takes the win rate: its best move's mean final margin
+    (:attr:`mcgo.search.results.MoveStats.score`), else, with no move visited, the mean over
+    all the search's playouts (:func:`playout_score` against :func:`scored_komi`); None
+    without playouts. The mean over all playouts counts the moves only tried to be ruled out
+    too, and so leans towards the side not to move."""
+    best = next((m for m in result.moves if m.move == result.best_move and m.visits), None)
+    score = best.score if best is not None else playout_score(result, scored_komi(board))
     if score is None:
         return None
+    score = float(score)
     return score if color == BLACK else -score
 
 
