@@ -164,6 +164,9 @@ NAMED_SETTINGS = {s.name: s for s in (
                                    "V * b virtual visits, all won, which the search's own visits "
                                    "outweigh",
             strong=0.0, thesis=0.0),
+    Setting("opening_rave_equiv", float, "rave_equiv for the first OPENING_RAVE_MOVES moves of a "
+                                         "game on 19x19 (0: rave_equiv throughout)",
+            strong=0.0, thesis=0.0),
     Setting("corner_prior", float, "virtual visits, all won, of the 4-4 point of an empty corner "
                                    "at the root on 15x15 and up; the other corner points in "
                                    "proportion to the professionals' choice of them (0: none)",

@@ -38,7 +38,7 @@ from ..playout.learned_policy import default_model, model_tables
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.dispatch import new_work
 from . import kernels
-from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, P_TERRITORY,
+from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, P_RAVE_EQUIV, P_TERRITORY,
                       parameter_vector, settings)
 from .control import Control
 from .opening import corner_prior
@@ -51,6 +51,12 @@ DEFAULT_MEMORY_MB = options.DEFAULT_MEMORY_MB
 REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
 MAX_DEPTH = 512             # path array length (the tree never gets near it)
 GAME_SEED_STEP = 0x632BE5AB  # odd: the seeds of a session's games are all distinct
+# The opening_rave_equiv setting's reach. On 19x19 the AMAF values of opening moves are alike
+# within noise and, weighed as rave_equiv=1000 weighs them, outvote the move model's prior: the
+# more simulations, the further the moves stray from the professionals' (benchmarks/journal/,
+# "the opening curve"). rave_equiv=50 throughout keeps the opening but loses the fights.
+OPENING_RAVE_MOVES = 30
+OPENING_RAVE_MIN_SIZE = 19
 
 
 # model_tables(model): the arrays the tree kernels (priors) and the playouts (the learned
@@ -374,6 +380,10 @@ class Search:
                                   self.policy_number, shared_tree=self.shared_tree,
                                   **self.overrides)
         params[P_TERRITORY] = 1.0 if board.scoring == TERRITORY else 0.0
+        opening_equiv = self.settings["opening_rave_equiv"]
+        if opening_equiv > 0 and board.size >= OPENING_RAVE_MIN_SIZE \
+                and len(board.moves) < OPENING_RAVE_MOVES:
+            params[P_RAVE_EQUIV] = opening_equiv
         if not self.uses_model_prior(board):
             params[P_MODEL_PRIOR] = 0.0
         else:
