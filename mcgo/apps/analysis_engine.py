@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass, field
 
 from .. import __version__, options
+from ..board import BLACK, PASS
+from ..gtp.analysis import kata_ownership, reported_moves
 from ..search.search import Search
 from . import analysis_query as protocol
 from .analysis_query import QueryError
@@ -37,6 +39,8 @@ from .analysis_query import QueryError
 # actions) this engine follows; "git_hash" names mcgo's version.
 KATAGO_PROTOCOL_VERSION = "1.15.3"
 READY = "mcgo analysis engine: started, ready to begin handling requests"
+MOVE_OWNERSHIP_MIN_PLAYOUTS = 16   # includeMovesOwnership: the least playouts after a move
+MOVE_OWNERSHIP_MEMORY = 0.25       # ... and its search's share of the main search's memory
 PARENT_CHECK = 0.5   # seconds between looks at whether the parent process is still there
 
 
@@ -78,6 +82,7 @@ class AnalysisEngine:
         self._clear = [False] * self.workers
         self._closing = False
         self._threads = []
+        self._after_searches = {}   # each worker's search of the positions after its moves
 
     # ------------------------------------------------------------------ output
     def write(self, obj):
@@ -240,8 +245,39 @@ class AnalysisEngine:
                             progress_interval=query.report_every)
         if result.simulations <= 0:
             self.write(protocol.noresults(query.id, task.turn))
-        else:
-            self.write(protocol.answer(query, task.turn, board, search, result, False, policy))
+            return
+        moves_owner = None
+        if query.moves_ownership or query.moves_ownership_stdev:
+            moves_owner = self._moves_ownership(search, board, result, task.stop)
+        self.write(protocol.answer(query, task.turn, board, search, result, False, policy,
+                                   moves_owner))
+
+    def _moves_ownership(self, search, board, result, stop):
+        """Black's mean final owner of every point (KataGo's order) after each reported move
+        (``includeMovesOwnership``): the search keeps one ownership sum for the whole tree,
+        so each move's comes from a search of the position after it, of as many playouts as
+        the move had visits (at least :data:`MOVE_OWNERSHIP_MIN_PLAYOUTS`), on a search of its
+        own so that the main tree is kept."""
+        after_search = self._after_searches.get(id(search))
+        if after_search is None:
+            after_search = self._after_searches[id(search)] = search.copy(
+                max_memory_mb=search.max_memory_mb * MOVE_OWNERSHIP_MEMORY)
+        owners = {}
+        for m in reported_moves(result):
+            if stop.is_set():
+                break
+            after = board.copy()
+            if m.move == PASS:
+                after.pass_move()
+            else:
+                after.play(m.move)
+            found = after_search.run(after, playouts=max(int(m.visits),
+                                                         MOVE_OWNERSHIP_MIN_PLAYOUTS),
+                                     early_stop=False)
+            owner = kata_ownership(found, board.size, BLACK)
+            if owner is not None:
+                owners[m.move] = owner
+        return owners
 
     def _policy(self, board):
         with self._model_lock:

@@ -86,6 +86,8 @@ class Query:
     pv_length: int = PV_LENGTH
     move_filter: Optional[MoveFilter] = None
     report_every: Optional[float] = None
+    moves_ownership: bool = False
+    moves_ownership_stdev: bool = False
     warnings: list = field(default_factory=list)   # (field, message)
 
 
@@ -158,9 +160,6 @@ def query_of(obj, defaults):
     if report_every is not None:
         report_every = _number(report_every, "reportDuringSearchEvery", minimum=0)
         report_every = report_every if report_every > 0 else None
-    for name in ("includeMovesOwnership", "includeMovesOwnershipStdev"):
-        if _flag(obj, name):
-            warnings.append((name, "mcgo keeps no ownership per move: only the root's is given"))
     pv_length = _number(obj.get("analysisPVLen", PV_LENGTH), "analysisPVLen", integer=True,
                         minimum=1)
     return Query(qid, size, komi, scoring, positions, _priorities(obj, len(turns)), max_visits,
@@ -168,6 +167,8 @@ def query_of(obj, defaults):
                  ownership_stdev=_flag(obj, "includeOwnershipStdev"), pv_length=pv_length,
                  policy=_flag(obj, "includePolicy"), pv_visits=_flag(obj, "includePVVisits"),
                  move_filter=_move_filter(obj, size), report_every=report_every,
+                 moves_ownership=_flag(obj, "includeMovesOwnership"),
+                 moves_ownership_stdev=_flag(obj, "includeMovesOwnershipStdev"),
                  warnings=warnings)
 
 
@@ -335,7 +336,7 @@ def noresults(qid, turn):
     return {"id": qid, "isDuringSearch": False, "noResults": True, "turnNumber": turn}
 
 
-def answer(query, turn, board, search, result, during, policy=None):
+def answer(query, turn, board, search, result, during, policy=None, moves_owner=None):
     """KataGo's answer for the position ``board`` (turn ``turn`` of ``query``) from a
     search's ``result``, every value from :attr:`Query.perspective`'s side:
 
@@ -349,7 +350,9 @@ def answer(query, turn, board, search, result, during, policy=None):
       margin of this search's playouts, :func:`mcgo.gtp.analysis.playout_score`) and
       ``currentPlayer``;
     * ``ownership`` (the playouts' mean final owner, KataGo's order) and ``policy`` when
-      asked for."""
+      asked for; in each move's info its own ``ownership`` (and ``ownershipStdev``) when
+      ``moves_owner`` gives it (``includeMovesOwnership``): black's mean final owner, by
+      point as the root's, of the playouts after that move."""
     size = board.size
     to_move = board.to_move
     view = to_move if query.perspective == "SIDETOMOVE" else \
@@ -374,6 +377,12 @@ def answer(query, turn, board, search, result, during, policy=None):
                 "pv": [coords.to_gtp(p, size) for p in pv]}
         if query.pv_visits:
             info["pvVisits"] = [int(v) for v in pv_visits]
+        if moves_owner and m.move in moves_owner:
+            owner = sign * moves_owner[m.move]
+            if query.moves_ownership:
+                info["ownership"] = [float(v) for v in owner]
+            if query.moves_ownership_stdev:
+                info["ownershipStdev"] = [float(v) for v in ownership_stdev(owner)]
         infos.append(info)
     root_rate = root_winrate(search)
     root_rate = rate(0.5 if root_rate is None else root_rate)
