@@ -503,10 +503,16 @@ class Search:
 
     def choose(self, moves):
         """The move to play: highest win rate + bonus (thesis) or most visits (strong; with a
-        bonus, the best win rate + bonus among moves with at least half the top visits)."""
+        bonus, the best win rate + bonus among moves with at least half the top visits).
+        Before any simulation (no time left at all, on a loaded machine) it is the move with
+        the most prior wins, the tree's opinion before it searched, and a pass only when there
+        is no other move."""
         visited = [m for m in moves if m.visits > 0]
         if not visited:
-            return PASS
+            unsearched = [m for m in moves if m.move != PASS]
+            if not unsearched:
+                return PASS
+            return max(unsearched, key=lambda m: (m.prior_wins, -m.move)).move
         if self.settings["final_by"] == "winrate":
             return max(visited, key=lambda m: (m.winrate + m.bonus, m.visits)).move
         top = max(m.visits for m in visited)
