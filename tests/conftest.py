@@ -9,6 +9,7 @@ found through ``$MCGO_REFERENCE_DATA`` (module ``references``).
 import os
 import pathlib
 import shutil
+import subprocess
 
 import pytest
 
@@ -32,6 +33,30 @@ def missing(what):
     if os.environ.get("MCGO_REQUIRE_REFERENCES"):
         pytest.fail(f"reference missing under CI: {what}")
     pytest.skip(f"reference missing: {what}")
+
+
+JS_CACHE = pathlib.Path(os.environ.get("MCGO_JS_CACHE", pathlib.Path.home() / ".cache" / "mcgo-js"))
+
+
+def sabaki_package(name):
+    """(node, NODE_PATH) with Sabaki's npm package ``@sabaki/NAME`` 3, installed by
+    tools/setup.sh into :data:`JS_CACHE` (else there on first use); :func:`missing` without
+    node and npm or when npm cannot fetch it."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        missing(f"node and npm, for @sabaki/{name}")
+    modules = JS_CACHE / "node_modules"
+    if not (modules / "@sabaki" / name / "package.json").is_file():
+        JS_CACHE.mkdir(parents=True, exist_ok=True)
+        try:
+            done = subprocess.run([npm, "install", "--prefix", str(JS_CACHE), "--no-audit",
+                                   "--no-fund", f"@sabaki/{name}@3"], capture_output=True,
+                                  text=True, timeout=180)
+        except subprocess.TimeoutExpired:
+            missing(f"@sabaki/{name} (npm install timed out: no network?)")
+        if done.returncode != 0:
+            missing(f"@sabaki/{name} (npm install failed: {done.stderr[-300:]})")
+    return node, str(modules)
 
 
 @pytest.fixture(scope="session")

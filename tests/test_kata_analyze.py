@@ -16,13 +16,14 @@ import os
 import pathlib
 import queue
 import re
-import shutil
 import subprocess
 import sys
 import threading
 import time
 
 import pytest
+
+from conftest import sabaki_package
 
 import mcgo
 from mcgo.board import coords
@@ -32,7 +33,6 @@ from mcgo.gtp.engine import Engine, command_names
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 JS_DIR = ROOT / "tests" / "js"
-JS_CACHE = pathlib.Path(os.environ.get("MCGO_JS_CACHE", pathlib.Path.home() / ".cache" / "mcgo-js"))
 STARTUP_TIMEOUT = 120.0        # seconds for an engine process to start and stream (a cold compile)
 
 # ---------------------------------------------------------------- KataGo's line format
@@ -447,23 +447,8 @@ def test_mcgo_gtp_ponder_flag_and_kata_analyze_over_a_pipe():
 # ---------------------------------------------------------------- @sabaki/gtp
 @pytest.fixture(scope="module")
 def sabaki_gtp():
-    """NODE_PATH with ``@sabaki/gtp`` 3 (installed into a cache folder on first use);
-    skipped without node and npm, or when npm cannot fetch the package."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if not node or not npm:
-        pytest.skip("node and npm are needed to drive mcgo from @sabaki/gtp")
-    modules = JS_CACHE / "node_modules"
-    if not (modules / "@sabaki" / "gtp" / "package.json").is_file():
-        JS_CACHE.mkdir(parents=True, exist_ok=True)
-        try:
-            done = subprocess.run([npm, "install", "--prefix", str(JS_CACHE), "--no-audit",
-                                   "--no-fund", "@sabaki/gtp@3"], capture_output=True,
-                                  text=True, timeout=180)
-        except subprocess.TimeoutExpired:
-            pytest.skip("npm install @sabaki/gtp timed out (no network?)")
-        if done.returncode != 0:
-            pytest.skip(f"npm could not install @sabaki/gtp (no network?): {done.stderr[-300:]}")
-    return node, str(modules)
+    """(node, NODE_PATH) with ``@sabaki/gtp`` (:func:`conftest.sabaki_package`)."""
+    return sabaki_package("gtp")
 
 
 def test_sabaki_gtp_controller_reads_kata_analyze(sabaki_gtp):

@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 from sgfmill import sgf as sgfmill_sgf
 
-from conftest import ROOT, missing
+from conftest import ROOT, missing, sabaki_package
 from mcgo.board import coords
 from mcgo.cli import main
 
@@ -32,7 +32,6 @@ PRO_GAME = "Hon-45-1.sgf"                                  # Hashimoto - Iwamoto
 PRO_MOVES = 10
 VISITS = "50"
 JS_DIR = ROOT / "tests" / "js"
-JS_CACHE = pathlib.Path(os.environ.get("MCGO_JS_CACHE", pathlib.Path.home() / ".cache" / "mcgo-js"))
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                   "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run", "--disable-default-apps",
@@ -163,23 +162,8 @@ def test_19x19_professional_game_reviewed_on_the_moves_asked_for(reviewed_pro):
 # ---------------------------------------------------------------- Sabaki's parser
 @pytest.fixture(scope="module")
 def sabaki_sgf():
-    """(node, NODE_PATH) with ``@sabaki/sgf`` (installed by tools/setup.sh, else into the
-    cache on first use); a skip, or a failure under MCGO_REQUIRE_REFERENCES=1, without it."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if not node or not npm:
-        missing("node and npm, to read the SGF with @sabaki/sgf")
-    modules = JS_CACHE / "node_modules"
-    if not (modules / "@sabaki" / "sgf" / "package.json").is_file():
-        JS_CACHE.mkdir(parents=True, exist_ok=True)
-        try:
-            done = subprocess.run([npm, "install", "--prefix", str(JS_CACHE), "--no-audit",
-                                   "--no-fund", "@sabaki/sgf@3"], capture_output=True,
-                                  text=True, timeout=180)
-        except subprocess.TimeoutExpired:
-            missing("@sabaki/sgf (npm install timed out: no network?)")
-        if done.returncode != 0:
-            missing(f"@sabaki/sgf (npm install failed: {done.stderr[-300:]})")
-    return node, str(modules)
+    """(node, NODE_PATH) with ``@sabaki/sgf`` (:func:`conftest.sabaki_package`)."""
+    return sabaki_package("sgf")
 
 
 def sabaki_read(sabaki_sgf, path):
