@@ -79,3 +79,37 @@ def test_corner_prior_leaves_small_boards_alone():
         plain = stats(Search(seed=1, policy="pattern"), board, playouts=100)
         prior = stats(Search(seed=1, policy="pattern", corner_prior=100.0), board, playouts=100)
         assert all(prior[v].prior_visits == plain[v].prior_visits for v in prior)
+
+
+def professional_opening(records, moves):
+    """The board after the first ``moves`` moves of the first goban record that has them."""
+    record = next(r for r in records if len(r.moves) >= moves and not r.handicap)
+    board = mcgo.Board(19, komi=7.5)
+    for color, p in record.moves[:moves]:
+        board.play(p, color)
+    return board
+
+
+def visit_table(board, playouts=300, **settings):
+    result = Search(seed=3, policy="pattern", **settings).run(board, playouts=playouts)
+    return sorted((m.move, m.visits, m.wins) for m in result.moves)
+
+
+def test_opening_rave_equiv_is_rave_equiv_for_the_first_thirty_moves_on_19x19(goban_records):
+    """``opening_rave_equiv=E``: on 19x19, in a professional game's opening (move 10) the
+    search is the one of ``rave_equiv=E``, visit for visit; from move 30 on, and on 13x13,
+    it is the search without the setting."""
+    from mcgo.search.search import OPENING_RAVE_MOVES
+    assert OPENING_RAVE_MOVES == 30
+    opening = professional_opening(goban_records, 10)
+    assert visit_table(opening, opening_rave_equiv=50.0) \
+        == visit_table(opening, rave_equiv=50.0, opening_rave_equiv=0.0)
+    assert visit_table(opening, opening_rave_equiv=50.0) \
+        != visit_table(opening, opening_rave_equiv=0.0)
+    later = professional_opening(goban_records, OPENING_RAVE_MOVES)
+    assert visit_table(later, opening_rave_equiv=50.0) \
+        == visit_table(later, opening_rave_equiv=0.0)
+    small = mcgo.Board(13, komi=7.5)
+    small.play("D4")
+    assert visit_table(small, opening_rave_equiv=50.0) \
+        == visit_table(small, opening_rave_equiv=0.0)
