@@ -11,7 +11,8 @@ Policies, each in a file of its own:
   of the game, then pattern;
 * ``learned`` (:mod:`.learned_policy`): each move drawn in proportion to the learned move
   model's gamma near the last two moves, a cheap base weight elsewhere;
-* ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders and nakade too;
+* ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders, nakade and
+  two-liberty fights too;
 * ``guided`` (:mod:`.guided_policy`): the pattern playout whose random last step is drawn by
   the learned move model among a few random playable points.
 

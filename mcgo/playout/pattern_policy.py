@@ -15,12 +15,14 @@ The ``tactical`` policy (:mod:`.tactical_policy`) is this one reading more
 (:func:`choose_move_with` with ``tactical``): step 1 does not run out of a working ladder,
 and an atari that starts one on the last move's chain comes right after it; then the vital
 point of a small eyespace at the last move, for either side
-(:func:`mcgo.tactics.nakade.nakade_answer`); and a self-atari that is the throw-in of a
-nakade (:func:`mcgo.tactics.nakade.makes_nakade`) is always kept. At equal simulations
-against the pattern playout each of these alone scored within noise of even (ladders 0.544
-over 103 games; the nakade answer for the killing side 0.532 over 156, the throw-ins on top
-of it 0.520 over 151, the answer for both sides with the throw-ins 0.45 over 81:
-benchmarks/journal/), so the default stays this plain pattern playout.
+(:func:`mcgo.tactics.nakade.nakade_answer`); then the answer to a chain the last move left
+with two liberties (:func:`mcgo.tactics.two_liberties.two_liberty_answer`); and a
+self-atari that is the throw-in of a nakade (:func:`mcgo.tactics.nakade.makes_nakade`) is
+always kept. At equal simulations on 9x9 against the pattern playout each of these alone
+scored within noise of even (ladders 0.544 over 103 games; the nakade answer for the
+killing side 0.532 over 156, the throw-ins on top of it 0.520 over 151, the answer for both
+sides with the throw-ins 0.45 over 81; the two-liberty answer, as a step of this playout,
+0.505 over 200: benchmarks/journal/), so the default stays this plain pattern playout.
 """
 
 from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL,
@@ -31,6 +33,7 @@ from ..tactics.ladder import ladder_attack
 from ..tactics.eyes import is_true_eye
 from ..tactics.geometry import edge_distance, in_empty_area, is_good_line
 from ..tactics.nakade import nakade_answer
+from ..tactics.two_liberties import two_liberty_answer
 from .common import (KEEP_THROW_INS, REJECT_SELF_ATARI, play_moves, random_below, random_move,
                      rejects_self_atari)
 
@@ -100,8 +103,9 @@ def self_atari_rule_of(tactical):
 
 @inline_kernel
 def urgent_move(pts, info, zob, work, last, color, tactical):
-    """Step 1 (and, ``tactical``, the ladder attack and the nakade answer after it): the
-    answer to the last move ``last`` (a point, not a pass) that cannot wait; PASS if none."""
+    """Step 1 (and, ``tactical``, after it the ladder attack, the nakade answer and the
+    two-liberty answer): the answer to the last move ``last`` (a point, not a pass) that
+    cannot wait; PASS if none."""
     ladder = work[1]
     move = capture_or_escape(pts, info, zob, ladder, last, color, tactical)
     if move != PASS or not tactical:
@@ -109,7 +113,10 @@ def urgent_move(pts, info, zob, work, last, color, tactical):
     move = ladder_attack(pts, info, zob, ladder, last, color)
     if move != PASS:
         return move
-    return nakade_answer(pts, info, last, color, work[0][NAKADE_ROW])
+    move = nakade_answer(pts, info, last, color, work[0][NAKADE_ROW])
+    if move != PASS:
+        return move
+    return two_liberty_answer(pts, info, last, color)
 
 
 @inline_kernel
@@ -137,7 +144,7 @@ def shape_or_random_move(pts, info, pat3, work, rng, last, color, tactical):
 @inline_kernel
 def choose_move_with(pts, info, zob, pat3, work, rng, color, tactical):
     """The pattern policy's move for ``color``, or with ``tactical`` the tactical policy's
-    (ladders, nakade, throw-ins); PASS when nothing is left to play."""
+    (ladders, nakade, two-liberty fights, throw-ins); PASS when nothing is left to play."""
     last = info[LAST_MOVE]
     if last > 0:
         move = urgent_move(pts, info, zob, work, last, color, tactical)
@@ -148,8 +155,8 @@ def choose_move_with(pts, info, zob, pat3, work, rng, color, tactical):
 
 @inline_kernel
 def choose_move(pts, info, zob, pat3, work, rng, color):
-    """The pattern policy's move for ``color`` (the tactical reading costs about a third of
-    the playout speed); PASS when nothing is left to play."""
+    """The pattern policy's move for ``color`` (the tactical playout's reading costs about
+    two thirds of the playout rate on 19x19); PASS when nothing is left to play."""
     return choose_move_with(pts, info, zob, pat3, work, rng, color, False)
 
 

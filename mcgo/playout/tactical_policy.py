@@ -1,15 +1,23 @@
-"""The tactical playout: the pattern playout (:mod:`.pattern_policy`) reading ladders and
-nakade too.
+"""The tactical playout: the pattern playout (:mod:`.pattern_policy`) reading ladders,
+nakade and two-liberty fights too.
 
 Step 1 (capture or escape) does not extend a chain in atari into a ladder that works, and an
 atari on the last move's chain that starts a working ladder comes right after it
 (:mod:`mcgo.tactics.ladder`); then the vital point of a small eyespace at the last move
-(:func:`mcgo.tactics.nakade.nakade_answer`), and a nakade throw-in is never rejected as a
-self-atari (:func:`mcgo.tactics.nakade.makes_nakade`). The nakade reading costs no
-measurable speed; each part's A/B is in benchmarks/journal/. The reads cost about a third of the playout rate (9x9: 310
-against 490 ns of CPU a playout move; 19x19: 293 against 565); at equal simulations it won
-56 of 103 games against the pattern playouts (benchmarks/journal/), at equal time it lost:
-so it is not the default, and ``auto`` keeps the thesis's choice.
+(:func:`mcgo.tactics.nakade.nakade_answer`); then the answer to a chain the last move left
+with two liberties (:func:`mcgo.tactics.two_liberties.two_liberty_answer`: an own chain is
+saved by a capture or by an extension to three liberties; the capture of the last move's
+chain it would find is the ladder attack's already). A nakade throw-in is never rejected as
+a self-atari (:func:`mcgo.tactics.nakade.makes_nakade`). Each part's A/B is in
+benchmarks/journal/.
+
+The reads cost about two thirds of the playout rate: on 19x19, from the empty board, 3,125
+playouts per CPU-second against the pattern playout's 9,039 and Pachi's moggy's 3,759 in the
+same run (benchmarks/journal/2026-12.md; the ladder reads and the nakade answer take most of
+it, the two-liberty answer nothing measurable). On 9x9 its ladder reading alone won 56 of 103
+games against the pattern playouts at equal simulations and 99.5 of 200 at equal CPU: so it
+is not the default, and ``auto`` keeps the thesis's choice; its 19x19 A/B at equal time is
+still to be played.
 """
 
 from ..jit import inline_kernel, kernel

@@ -18,10 +18,13 @@ Chasing a chain that would get two liberties back is a ladder (:mod:`.ladder`), 
 here. :func:`two_liberty_answer` picks among the chains touching the last move, the biggest
 first, saving before capturing.
 
-Measured (benchmarks/RESULTS.md): as step 2 of the pattern playout it scored 0.505 over 200
-games at equal simulations against the playout without it, and cost about a fifth of the
-time per simulation, so the playouts do not use it; the module stays for the priors and the
-status code to read.
+Measured (benchmarks/journal/2026-11.md): as step 2 of the pattern playout on 9x9 it scored
+0.505 over 200 games at equal simulations against the playout without it, and cost about a
+fifth of the time per simulation, so the pattern playout does not play it. The ``tactical``
+playout (:mod:`mcgo.playout.tactical_policy`) plays it after its ladder attack and nakade
+answer; there the capture has already been read (it is the ladder attack's first case:
+an atari whose extension is left in atari), so what it adds is the save. Its cost on 19x19
+is in benchmarks/journal/2026-12.md.
 
 >>> import mcgo
 >>> board = mcgo.Board(9)
