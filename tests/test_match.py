@@ -30,6 +30,7 @@ from mcgo.match import opponents
 from mcgo.match.archive import GAMES_ARCHIVE, game_sgf, match_games
 from mcgo.match import settings as match_settings
 from mcgo.match.commands import match as match_command
+from mcgo.match.results import MatchError, check_same_match
 from mcgo.match.runner import Match
 from mcgo.match.scoring import parse_score
 from mcgo.match.settings import DEFAULT_REFEREE, MatchSettings
@@ -367,6 +368,7 @@ def test_short_names_resolve_to_their_commands(built_pachi):
     assert shlex.split(gnugo.command) == [match_settings.GNUGO, "--mode", "gtp", "--level", "10",
                                           "--chinese-rules", "--positional-superko"]
     assert shlex.split(opponents.resolve_engine("gnugo:1", untimed).command)[3:5] == ["--level", "1"]
+    assert gnugo.recorded == "gnugo --mode gtp --level 10 --chinese-rules --positional-superko"
     mcgo = opponents.resolve_engine("mcgo:--playouts 300 --quiet", untimed)
     assert shlex.split(mcgo.command) == [sys.executable, "-m", "mcgo", "gtp", "--quiet",
                                          "--playouts", "300", "--quiet"]
@@ -456,6 +458,109 @@ def test_gnugo_by_short_name_plays_a_game(tmp_path, gnugo_command):
         ["--mode", "gtp", "--level", "1", "--chinese-rules", "--positional-superko"]
     if game["end"] == "two passes":  # GNU Go scoring the saved game agrees with the record
         assert game["result"] == result_text(parse_score(gnugo_score_of_sgf(gnugo_command, extracted_sgf(out, game))))
+
+
+# Where the records made before GNU Go was recorded by name kept it (Debian's gnugo package).
+OLD_GNUGO_PATH = "/usr/games/gnugo"
+
+
+def with_gnugo_path(command, path=OLD_GNUGO_PATH):
+    """A recorded GNU Go command as the older records kept it: started by its path."""
+    words = shlex.split(command)
+    assert words[0] == "gnugo", command
+    return shlex.join([path, *words[1:]])
+
+
+def holds_no_path_of_gnugo(text):
+    return match_settings.GNUGO not in text and OLD_GNUGO_PATH not in text
+
+
+def test_referee_is_recorded_by_name_and_a_record_with_its_path_resumes(tmp_path):
+    """The referee is recorded as ``gnugo --mode gtp ...`` (the match runs it by its path);
+    a results.json saved with the path, as the older records were, resumes, and so does one
+    saved in the new form. A changed referee is still refused."""
+    out = tmp_path / "match"
+    commands = [fake("--seed", "1"), fake("--seed", "2")]
+
+    def match(games, referee=DEFAULT_REFEREE):
+        return Match(out, commands, ["engine", "opponent"], quick_settings(), games, referee=referee,
+                     scorer="tromp-taylor", ask_engines=False, resume=True, log=lambda line: None)
+
+    assert shlex.split(DEFAULT_REFEREE)[0] == match_settings.GNUGO   # what runs: the path
+    first = match(1).run()
+    recorded = first["config"]["referee"]
+    assert shlex.split(recorded) == ["gnugo", *shlex.split(DEFAULT_REFEREE)[1:]]
+    assert holds_no_path_of_gnugo((out / "results.json").read_text())
+
+    saved = json.loads((out / "results.json").read_text())
+    for path in (OLD_GNUGO_PATH, "/opt/gnugo-3.8/bin/gnugo"):   # saved here, or elsewhere
+        saved["config"]["referee"] = with_gnugo_path(recorded, path)
+        (out / "results.json").write_text(json.dumps(saved))
+        assert match(1).pending_games() == []
+    resumed = match(2).run()                     # plays game 1, rewrites the record
+    assert [g["game"] for g in resumed["games"]] == [0, 1]
+    assert resumed["games"][0] == first["games"][0]
+    assert resumed["config"]["referee"] == recorded
+    assert holds_no_path_of_gnugo((out / "results.json").read_text())
+    assert match(2).pending_games() == []        # the new form resumes too
+    with pytest.raises(MatchError, match="referee"):
+        match(2, referee=DEFAULT_REFEREE.replace("--capture-all-dead", ""))
+
+
+def test_engines_are_compared_as_recorded_on_resume():
+    """A saved gnugo engine's command with GNU Go's path equals the one recorded by name;
+    another level, or another program at that path's folder, is another match."""
+    settings = MatchSettings(9)
+    saved = {"commands": {"gnugo": with_gnugo_path(opponents.resolve_engine("gnugo", settings).recorded),
+                          "mcgo": "python -m mcgo gtp --quiet"},
+             "referee": with_gnugo_path(match_settings.recorded_command(DEFAULT_REFEREE))}
+    asked = {"commands": {"gnugo": opponents.resolve_engine("gnugo", settings).recorded,
+                          "mcgo": "python -m mcgo gtp --quiet"},
+             "referee": match_settings.recorded_command(DEFAULT_REFEREE)}
+    check_same_match(saved, asked)
+    check_same_match(asked, asked)
+    other_level = dict(asked, commands=dict(asked["commands"],
+                                            gnugo=opponents.resolve_engine("gnugo:9", settings).recorded))
+    with pytest.raises(MatchError, match="commands"):
+        check_same_match(saved, other_level)
+    wrapper = dict(saved, commands=dict(saved["commands"], gnugo=saved["commands"]["gnugo"].replace(
+        "/gnugo ", "/gnugo-wrapper ", 1)))
+    with pytest.raises(MatchError, match="commands"):
+        check_same_match(wrapper, asked)
+
+
+@pytest.mark.gnugo
+def test_gnugo_engine_is_recorded_by_name_and_its_old_record_resumes(tmp_path, gnugo_command):
+    """``gnugo:1`` runs GNU Go by its path but results.json, results.csv and the SGFs name it
+    ``gnugo --mode gtp --level 1 ...``; a record saved with the path (engine and referee)
+    resumes through ``mcgo match --resume``."""
+    out = tmp_path / "match"
+    args = ["--engine", "gnugo:1", "--opponent", fake("--moves", "6"), "--size", "5",
+            "--move-cap", "20", "--out", str(out)]
+    first = CliRunner().invoke(match_command, args + ["--games", "1"])
+    assert first.exit_code == 0, first.output
+    doc = json.loads((out / "results.json").read_text())
+    recorded = "gnugo --mode gtp --level 1 --chinese-rules --positional-superko"
+    assert doc["config"]["commands"]["gnugo:1"] == doc["config"]["engines"]["gnugo:1"]["command"] == recorded
+    assert doc["config"]["referee"] == match_settings.recorded_command(DEFAULT_REFEREE)
+    [(_, sgf_bytes)] = match_games(out)
+    root = sgf.Sgf_game.from_bytes(sgf_bytes).get_root()
+    assert f"gnugo:1: {recorded}" in root.get("C") and root.get("PB") == "gnugo:1"
+    for text in ((out / "results.json").read_text(), (out / "results.csv").read_text(),
+                 sgf_bytes.decode()):
+        assert holds_no_path_of_gnugo(text)
+
+    config = doc["config"]
+    config["commands"]["gnugo:1"] = config["engines"]["gnugo:1"]["command"] = with_gnugo_path(recorded)
+    config["referee"] = with_gnugo_path(config["referee"])
+    (out / "results.json").write_text(json.dumps(doc))
+    resumed = CliRunner().invoke(match_command, args + ["--games", "2", "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert "1 games already played, 1 to go" in resumed.output
+    again = json.loads((out / "results.json").read_text())
+    assert [g["game"] for g in again["games"]] == [0, 1]
+    assert again["config"]["commands"]["gnugo:1"] == recorded
+    assert holds_no_path_of_gnugo((out / "results.json").read_text())
 
 
 @pytest.mark.slow

@@ -18,13 +18,14 @@ import time
 
 from mcgo.board import coords
 from mcgo.gtp.controller import GtpEngine
+from mcgo.match import settings as match_settings
 from mcgo.models.cfg_scorer import open_scorer
 from mcgo.train.split import TEST
 from mcgo.train.tsumego import REGION_MARGIN, ProblemError, load_problems
 from mcgo.apps.solve import solve
 from mcgo.stats import wilson_interval
 
-GNUGO = ["/usr/games/gnugo", "--mode", "gtp", "--level", "10", "--chinese-rules"]
+GNUGO = [match_settings.GNUGO, "--mode", "gtp", "--level", "10", "--chinese-rules"]
 METHODS = ("cfg", "search", "gnugo", "first", "random")
 GNUGO_LINE = 990          # GNU Go's GTP lines hold at most 1,000 bytes: a larger region shrinks
 

@@ -35,10 +35,11 @@ import click
 from mcgo.board import BLACK, WHITE, Board, coords
 from mcgo.gtp.controller import GtpEngine, GtpError
 from mcgo.match.scoring import parse_score, referee_score, result_text
-from mcgo.match.settings import DEFAULT_REFEREE, GNUGO, MatchSettings
+from mcgo.match.settings import DEFAULT_REFEREE, GNUGO, MatchSettings, recorded_command
 from mcgo.sgf import record_from_board, write_sgf
 
 MCGO = f"{shlex.quote(sys.executable)} -m mcgo gtp"
+MCGO_RECORDED = "python -m mcgo gtp"    # the summary names the interpreter, not where it is
 OPPONENT = f"{GNUGO} --mode gtp --chinese-rules --capture-all-dead --positional-superko --level 10"
 LETTER = {BLACK: "b", WHITE: "w"}
 HANG_MARGIN = 60.0      # a genmove this long past the time its clock allows is a hang
@@ -260,8 +261,9 @@ def main(size, komi, time_text, byoyomi, mcgo_color, engine, opponent, move_cap,
     (folder / "moves.json").write_text(json.dumps(moves, indent=1) + "\n")
     time_system = "japanese byo-yomi" if byoyomi else "absolute" if byo == 0 else "canadian"
     summary = {"size": size, "komi": komi, "time_settings": time_text,
-               "time_system": time_system, "mcgo": mcgo_color, "engine": engine,
-               "opponent": opponent, "end": end, "result": result, "moves": len(moves),
+               "time_system": time_system, "mcgo": mcgo_color,
+               "engine": MCGO_RECORDED if engine == MCGO else recorded_command(engine),
+               "opponent": recorded_command(opponent), "end": end, "result": result, "moves": len(moves),
                "lost_on_time": [names[c] for c in (BLACK, WHITE) if clocks[c].lost],
                "seconds": {n: round(sum(m.get("seconds", 0) for m in moves if m["engine"] == n), 1)
                            for n in ("mcgo", "gnugo")},

@@ -17,7 +17,7 @@ from .. import options
 from ..clitypes import FINITE, Number, OutputFile
 from .regress import (DEFAULT_ENGINE, DEFAULT_TIMEOUT, expand_paths, files_with_size, format_counts,
                       quiet_echo, run_files, unexpected_count)
-from .settings import DEFAULT_REFEREE, SCORERS
+from .settings import DEFAULT_REFEREE, SCORERS, recorded_command
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 DEFAULT_OUT = "runs/match"
@@ -56,7 +56,7 @@ class OptionError(click.ClickException):
 @click.option("--timeout", "move_timeout", type=Number(min=0, min_open=True), default=None,
               help="Seconds a genmove may take before the engine counts as hung "
                    "[3 x move time + 10, time left + 10, or 120].")
-@click.option("--referee", default=DEFAULT_REFEREE, show_default=True,
+@click.option("--referee", default=DEFAULT_REFEREE, show_default=recorded_command(DEFAULT_REFEREE),
               help="Command of the scoring engine (its final_score decides).")
 @click.option("--scorer", type=click.Choice(SCORERS), default="referee",
               show_default=True, help="Who decides the score of a finished game.")
@@ -171,7 +171,7 @@ def check_extras(plot, ray_address):
               help="Seconds per move (whole seconds, GTP time_settings).")
 @click.option("--move-cap", type=click.IntRange(min=1), default=None,
               help="Stop and score a game after this many moves [3 x size^2].")
-@click.option("--referee", default=DEFAULT_REFEREE, show_default=True,
+@click.option("--referee", default=DEFAULT_REFEREE, show_default=recorded_command(DEFAULT_REFEREE),
               help="Command of the scoring engine ('' : Tromp-Taylor on the final board).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games played at once on this machine.")
@@ -226,7 +226,8 @@ def tune(engine, opponent, params, trials, games, size, komi, move_time, move_ca
 
 @click.command("regress", context_settings=HELP_OPTIONS)
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--engine", default=DEFAULT_ENGINE, show_default=True, help="GTP engine command.")
+@click.option("--engine", default=DEFAULT_ENGINE, show_default=recorded_command(DEFAULT_ENGINE),
+              help="GTP engine command.")
 @click.option("--timeout", type=Number(min=0, min_open=True), default=DEFAULT_TIMEOUT,
               show_default=True, help="Seconds per command before the engine counts as hung.")
 @click.option("--size", "only_size", type=int, default=None,

@@ -21,6 +21,8 @@ move's reserve and it never plans past ``G`` on the match's clock).
 >>> gnugo = resolve_engine("gnugo:3", MatchSettings(size=9))
 >>> gnugo.label, gnugo.command.split()[1:]
 ('gnugo:3', ['--mode', 'gtp', '--level', '3', '--chinese-rules', '--positional-superko'])
+>>> gnugo.recorded
+'gnugo --mode gtp --level 3 --chinese-rules --positional-superko'
 >>> pachi_time_option(MatchSettings(move_time=1)), pachi_time_option(MatchSettings(game_time=300))
 ('-t 3', '-t _302')
 >>> resolve_engine("mcgo:--playouts 300", MatchSettings()).command.split()[1:]
@@ -36,7 +38,7 @@ import shlex
 import shutil
 import sys
 
-from .settings import GNUGO
+from .settings import GNUGO, recorded_command
 
 GNUGO_DEFAULT_LEVEL = 10
 GNUGO_RULES = "--chinese-rules --positional-superko"
@@ -64,12 +66,13 @@ class EngineSpec:
     @property
     def recorded(self):
         """The command as the match's records keep it: a short name's binary by its name
-        (``python``, ``pachi``), not by where this machine keeps it, so that records carry
-        no machine's paths and a match resumes on another machine."""
-        return self.shown or self.command
+        (``python``, ``pachi``, ``gnugo``: :func:`mcgo.match.settings.recorded_command`), not
+        by where this machine keeps it, so that records carry no machine's paths and a match
+        resumes on another machine."""
+        return recorded_command(self.shown or self.command)
 
     def as_dict(self):
-        return {"given": self.given, "command": self.recorded}
+        return {"given": recorded_command(self.given), "command": self.recorded}
 
 
 def short_name(text):

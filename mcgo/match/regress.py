@@ -29,7 +29,7 @@ import re
 import click
 
 from ..gtp.controller import EngineProcess, GtpError, GtpFailure
-from .settings import GNUGO
+from .settings import GNUGO, recorded_command
 
 DEFAULT_ENGINE = f"{GNUGO} --mode gtp --chinese-rules --positional-superko"
 DEFAULT_TIMEOUT = 60.0
@@ -305,8 +305,8 @@ def run_files(paths, engine_command, timeout=DEFAULT_TIMEOUT, echo=print, only_s
     With ``jobs`` > 1 that many files run at once, each on its own engine as always; the
     report is the same as one at a time (files in the order given), and each test's line is
     echoed as it is answered, so lines of different files may interleave."""
-    report = {"engine": engine_command, "size": only_size, "files": {}, "tests": [],
-              "unreadable": {}}
+    report = {"engine": recorded_command(engine_command), "size": only_size, "files": {},
+              "tests": [], "unreadable": {}}
 
     def run(path):
         try:

@@ -5,6 +5,10 @@
 ``results.csv`` one row per game (its ``sgf`` names the game in ``games.zip``,
 :mod:`mcgo.match.archive`). Both are rewritten after every game (through a temporary
 file and a rename), so an interrupted match loses nothing and can be resumed.
+
+Its configuration names the engines and the referee by their commands as
+:func:`as_recorded` writes them (GNU Go by its name, not by where this machine keeps it); a
+resumed match is compared in the same form, so a record saved with the path resumes.
 """
 
 import csv
@@ -15,6 +19,7 @@ import os
 import click
 
 from ..stats import elo_difference, wilson_interval
+from .settings import recorded_command
 
 RESULTS_JSON = "results.json"
 RESULTS_CSV = "results.csv"
@@ -145,8 +150,23 @@ def load_results(out_dir):
         raise MatchError(f"cannot read {path}: {exc}") from exc
 
 
+def as_recorded(config):
+    """A match's configuration with its engines' and referee's commands as records keep them
+    (:func:`mcgo.match.settings.recorded_command`): what results.json holds, and what
+    :func:`check_same_match` compares."""
+    recorded = dict(config)
+    if isinstance(config.get("commands"), dict):
+        recorded["commands"] = {label: recorded_command(command)
+                                for label, command in config["commands"].items()}
+    if config.get("referee"):
+        recorded["referee"] = recorded_command(config["referee"])
+    return recorded
+
+
 def check_same_match(old, new):
-    """--resume must continue the same match: same engines, colours, size, komi, time."""
+    """--resume must continue the same match: same engines, colours, size, komi, time (the
+    commands compared as records keep them, so a record saved with GNU Go's path resumes)."""
+    old, new = as_recorded(old), as_recorded(new)
     changed = [k for k in SAME_MATCH_KEYS if old.get(k) != new.get(k)]
     if changed:
         raise MatchError(f"cannot resume: {', '.join(changed)} differ from the saved match "

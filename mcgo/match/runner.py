@@ -32,7 +32,7 @@ from ..sgf import record_from_board, write_sgf
 from .archive import add_game
 from .cluster import run_on_ray
 from .engines import COLOR_LETTER, COLOR_NAME, EngineFault, Seat
-from .results import RESULTS_JSON, MatchError, check_same_match, load_results, write_results
+from .results import RESULTS_JSON, MatchError, as_recorded, check_same_match, load_results, write_results
 from .scoring import score_game
 from .settings import DEFAULT_REFEREE
 
@@ -240,19 +240,21 @@ class Match:
         if len(set(self.labels)) != 2:
             raise MatchError("the two engines need different labels")
         self.commands = dict(zip(self.labels, commands))
-        recorded = dict(zip(self.labels, shown)) if shown else self.commands
+        # The records (results.json, the SGFs' root comments) name the engines and the
+        # referee without this machine's paths; the games run the commands as given.
+        shown = dict(zip(self.labels, shown)) if shown else self.commands
+        self.config = as_recorded({"commands": shown, "labels": self.labels, "alternate": alternate,
+                                   "settings": settings.as_dict(), "scorer": scorer,
+                                   "referee": referee, "games": games})
         self.setup = GameSetup(self.labels, self.commands, alternate, settings, referee, scorer,
                                ask_engines, dict(zip(self.labels, cwds)) if cwds else None,
-                               shown=recorded)
+                               shown=self.config["commands"])
         self.settings = settings
         self.games = games
         self.jobs = max(1, jobs)
         self.ray = ray
         self.plot = plot
         self.log = log
-        self.config = {"commands": recorded, "labels": self.labels, "alternate": alternate,
-                       "settings": settings.as_dict(), "scorer": scorer, "referee": referee,
-                       "games": games}
         if engines:  # how each engine was named and resolved (short names)
             self.config["engines"] = dict(zip(self.labels, engines))
         self.records = self._existing_records(resume)

@@ -6,14 +6,20 @@ Plain Python (no board, no Numba): the command line reads its defaults here.
 >>> settings = MatchSettings(size=9, komi=7, game_time=60)
 >>> settings.time_settings_command(), settings.move_cap, settings.genmove_timeout(30.0)
 ('time_settings 60 0 0', 243, 40.0)
+
+The commands run with GNU Go where this machine keeps it (:data:`GNUGO`); the records of a
+match keep it by its name (:func:`recorded_command`).
 """
 
+import os
+import shlex
 import shutil
 
 from .. import options
 
-GNUGO = shutil.which("gnugo") or "/usr/games/gnugo"
-DEFAULT_REFEREE = f"{GNUGO} --mode gtp --chinese-rules --capture-all-dead --positional-superko"
+GNUGO_NAME = "gnugo"
+GNUGO = shutil.which(GNUGO_NAME) or "/usr/games/gnugo"
+DEFAULT_REFEREE = f"{shlex.quote(GNUGO)} --mode gtp --chinese-rules --capture-all-dead --positional-superko"
 SCORERS = ("referee", "engines", "tromp-taylor")
 
 SETUP_TIMEOUT = 30.0               # boardsize, komi, play: quick commands
@@ -22,6 +28,28 @@ DEFAULT_MOVE_TIMEOUT = 120.0       # genmove limit when no time control is given
 TIMEOUT_MARGIN = 10.0              # slack over the time control before a move counts as a hang
 MOVE_TIMEOUT_FACTOR = 3.0          # per-move time control: allow this many times the budget
 MOVE_CAP_PER_POINT = 3             # a game is stopped and scored after 3 x size^2 moves
+
+
+def recorded_command(command):
+    """``command`` as the records of a match keep it: GNU Go started by its path is named by
+    its program's name, so records carry no path of this machine, and a match saved with the
+    path (or on a machine that keeps GNU Go elsewhere) compares equal when it resumes. Any
+    other command is kept as it is; so is one that is no shell-style command line.
+
+    >>> recorded_command("/opt/gnugo-3.8/bin/gnugo --mode gtp --level 3")
+    'gnugo --mode gtp --level 3'
+    >>> recorded_command(recorded_command("/opt/gnugo-3.8/bin/gnugo --mode gtp"))
+    'gnugo --mode gtp'
+    >>> recorded_command("python -m mcgo gtp --quiet"), recorded_command("/opt/bin/gnugo-wrapper")
+    ('python -m mcgo gtp --quiet', '/opt/bin/gnugo-wrapper')
+    """
+    try:
+        words = shlex.split(command)
+    except ValueError:          # unbalanced quotes: no command line to read a program from
+        return command
+    if not words or not os.path.isabs(words[0]) or os.path.basename(words[0]) != GNUGO_NAME:
+        return command
+    return shlex.join([GNUGO_NAME, *words[1:]])
 
 
 class MatchSettings:

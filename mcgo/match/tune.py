@@ -33,6 +33,7 @@ import pathlib
 from .. import options
 from ..extras import install_hint
 from ..stats import wilson_interval
+from .settings import recorded_command
 
 STUDY_FILE = "study.db"
 STUDY_NAME = "mcgo-tune"
@@ -203,7 +204,7 @@ class Tuner:
             writer = csv.DictWriter(f, fieldnames=fields)
             writer.writeheader()
             writer.writerows(rows)
-        document = {"engine": self.engine, "opponent": self.opponent,
+        document = {"engine": self.engine, "opponent": recorded_command(self.opponent),
                     "params": [dataclasses.asdict(p) for p in self.params],
                     "games_per_trial": self.games, "settings": self.settings.as_dict(),
                     "trials": len(rows), "best": None}
