@@ -203,12 +203,16 @@ def test_board_sizes_follow_loadsgf(fuego_regression_dir):
 
 
 @pytest.mark.gnugo
-def test_cli_summary_and_exit_code(hand_made_tst, gnugo_command):
-    result = CliRunner().invoke(regress_command, [str(hand_made_tst), "--engine", as_command(gnugo_command)])
+def test_cli_summary_and_exit_code(hand_made_tst, gnugo_command, tmp_path):
+    report = tmp_path / "report.json"
+    result = CliRunner().invoke(regress_command, [str(hand_made_tst), "--engine", as_command(gnugo_command),
+                                                  "--json", str(report)])
     assert result.exit_code == 1  # there are unexpected results
     assert "hand.tst:30 FAIL" in result.output
     assert "hand.tst:60 unexpected PASS" in result.output
     assert "hand.tst: 10/13 passed" in result.output
+    # The report names GNU Go as the program it is, not by where this machine keeps it.
+    assert json.loads(report.read_text())["engine"] == as_command(["gnugo", *gnugo_command[1:]])
 
 
 def test_a_bad_file_is_reported_and_the_others_still_run(tmp_path):
