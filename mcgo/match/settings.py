@@ -43,6 +43,8 @@ def recorded_command(command):
     >>> recorded_command("python -m mcgo gtp --quiet"), recorded_command("/opt/bin/gnugo-wrapper")
     ('python -m mcgo gtp --quiet', '/opt/bin/gnugo-wrapper')
     """
+    if not command:             # no referee (None, ''): nothing to name
+        return command
     try:
         words = shlex.split(command)
     except ValueError:          # unbalanced quotes: no command line to read a program from
