@@ -89,6 +89,26 @@ def defend(pts, info, zob, libs_row, stone):
 
 
 @kernel
+def foreseen_defence(pts, w, head, atari, attacker, runs):
+    """What :func:`defend` answers to ``attacker``'s legal atari at ``atari``, a liberty of
+    the chain ``head`` (two liberties), where that is certain without playing it: ESCAPED
+    when the atari's own chain is left in atari (the defender takes it); CAPTURED when the
+    atari captures nothing, no attacker chain next to ``head`` is in atari and the
+    defender's extension at its other liberty has ``runs`` (its
+    :func:`~.liberties.extension_liberties` with ``atari`` taken) at most one liberty;
+    else ATTACK: the read must play it. Spares the copy of the position in those cases."""
+    libs_after, _ = liberties_after(pts, w, atari, attacker)
+    if libs_after < 2:
+        return ESCAPED
+    if runs > 1 or touches_atari(pts, w, head, attacker):
+        return ATTACK
+    for q in (atari - 1, atari + 1, atari - w, atari + w):
+        if pts[COLOR, q] == 3 - attacker and pts[LIBS, pts[HEAD, q]] == 1:
+            return ATTACK       # the atari captures: liberties change around it
+    return CAPTURED
+
+
+@kernel
 def read_ladder(space, zob, stone):
     """Read the ladder from depth 0 of ``space`` (the chain of ``stone`` in atari, its owner
     to move): True when the chain is captured whatever it does."""
@@ -114,13 +134,19 @@ def read_ladder(space, zob, stone):
         if tried > LADDER_BUDGET or depth + 1 >= LADDER_DEPTH:
             return False
         other = row[SECOND_LIB] if atari == row[FIRST_LIB] else row[FIRST_LIB]
-        if legality(positions[depth], infos[depth], atari, attacker) != LEGAL \
-                or extension_liberties(positions[depth], w, other, defender, atari) >= 3:
-            row[TRIED] += 1     # no atari here, or the defender runs free: no need to play it
+        pts = positions[depth]
+        if legality(pts, infos[depth], atari, attacker) != LEGAL:
+            row[TRIED] += 1     # no atari here
             continue
-        copy_position(positions[depth], infos[depth], positions[depth + 1], infos[depth + 1])
-        play_legal(positions[depth + 1], infos[depth + 1], zob, atari, attacker)
-        outcome = defend(positions[depth + 1], infos[depth + 1], zob, libs[depth + 1], stone)
+        runs = extension_liberties(pts, w, other, defender, atari)
+        if runs >= 3:
+            row[TRIED] += 1     # the defender runs free: no need to play it
+            continue
+        outcome = foreseen_defence(pts, w, pts[HEAD, stone], atari, attacker, runs)
+        if outcome == ATTACK:   # not foreseen: play the atari on a copy and the answer to it
+            copy_position(pts, infos[depth], positions[depth + 1], infos[depth + 1])
+            play_legal(positions[depth + 1], infos[depth + 1], zob, atari, attacker)
+            outcome = defend(positions[depth + 1], infos[depth + 1], zob, libs[depth + 1], stone)
         if outcome == CAPTURED:
             return True
         if outcome == ESCAPED:

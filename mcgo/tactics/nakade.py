@@ -41,7 +41,8 @@ The region is the 4-connected set of empty points: every empty neighbour of a re
 is in it, so a point's degree is its count of empty neighbours.
 """
 
-from ..board.kernels import BLACK, COLOR, EMPTY, LEGAL, PASS, WHITE, WIDTH, legality
+from ..board.kernels import (BLACK, COLOR, EMPTY, HEAD, LEGAL, LIBS, PASS, SIZE, WHITE, WIDTH,
+                             legality, neighbour_count)
 from ..jit import inline_kernel, kernel
 
 MIN_EYESPACE = 3   # fewer points: one eye at most, nothing to place inside
@@ -171,7 +172,13 @@ def filled_eyespace_point(pts, w, last, scratch):
     region of empty points and stones of ``last``'s colour around it, walled in by the
     other colour and the edge, of 3 to 6 points with a shape of the table, whose vital
     point is still empty. The wall's owner plays it to keep two eyes; a placement already
-    on the vital point has no such answer. ``scratch`` holds the region (room for 8)."""
+    on the vital point has no such answer. ``scratch`` holds the region (room for 8).
+
+    The region holds ``last``'s chain and its liberties, so a chain whose stones and
+    liberties are already too many answers at once, without the fill (most of them)."""
+    head = pts[HEAD, last]
+    if pts[SIZE, head] + pts[LIBS, head] > MAX_EYESPACE:
+        return PASS
     n = walled_region(pts, w, last, 3 - pts[COLOR, last], scratch)
     if n < MIN_EYESPACE or n > MAX_EYESPACE:
         return PASS
@@ -186,14 +193,7 @@ def open_or_mixed(pts, w, q, other):
     """True when the empty point ``q`` touches a stone of ``other`` or has
     ``OPEN_NEIGHBOURS`` empty neighbours or more: no read from there (see
     :func:`nakade_answer`)."""
-    empty = 0
-    for r in (q - 1, q + 1, q - w, q + w):
-        c = pts[COLOR, r]
-        if c == EMPTY:
-            empty += 1
-        elif c == other:
-            return True
-    return empty >= OPEN_NEIGHBOURS
+    return neighbour_count(pts, q, other) > 0 or neighbour_count(pts, q, EMPTY) >= OPEN_NEIGHBOURS
 
 
 @kernel
@@ -214,12 +214,8 @@ def nakade_answer(pts, info, last, color, scratch):
     only the centre of a T, a bulky five, a plus or a flower has as many empty neighbours,
     so such a shape is found from another point or missed."""
     w = info[WIDTH]
-    owner = pts[COLOR, last]
-    other = 3 - owner
-    empty = 0
-    for r in (last - 1, last + 1, last - w, last + w):
-        if pts[COLOR, r] == EMPTY:
-            empty += 1
+    other = 3 - pts[COLOR, last]
+    empty = neighbour_count(pts, last, EMPTY)
     if 0 < empty < OPEN_NEIGHBOURS:
         v = filled_eyespace_point(pts, w, last, scratch)
         if v != PASS and legality(pts, info, v, color) == LEGAL:
