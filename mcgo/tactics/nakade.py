@@ -110,6 +110,27 @@ def shape_key(w, scratch, n):
 
 
 @kernel
+def empty_points_near(pts, w, p):
+    """A lower bound of the size of the empty region around the empty point ``p``, from
+    counts of empty neighbours: ``p`` and the empty neighbours of its empty neighbours
+    (which count ``p`` and those at two steps). The points at two steps are distinct but
+    for the diagonal point that a horizontal and a vertical neighbour share. It spares the
+    fill of most large regions."""
+    n = 1
+    horizontal = 0
+    vertical = 0
+    for q in (p - 1, p + 1):
+        if pts[COLOR, q] == EMPTY:
+            n += neighbour_count(pts, q, EMPTY)
+            horizontal += 1
+    for q in (p - w, p + w):
+        if pts[COLOR, q] == EMPTY:
+            n += neighbour_count(pts, q, EMPTY)
+            vertical += 1
+    return n - horizontal * vertical
+
+
+@kernel
 def nakade_point(pts, w, p, scratch):
     """The vital point of the eyespace holding the empty point ``p``, PASS when there is none.
 
@@ -118,7 +139,7 @@ def nakade_point(pts, w, p, scratch):
     (edges allowed), and a shape of the table above (:func:`shape_key`). ``scratch`` (int32,
     room for 8 points) holds the region; nothing is allocated. The fill stops at the
     region's 7th point, so a large area costs a few steps."""
-    if pts[COLOR, p] != EMPTY:
+    if pts[COLOR, p] != EMPTY or empty_points_near(pts, w, p) > MAX_EYESPACE:
         return PASS
     n, around = small_region(pts, w, p, EMPTY, EMPTY, scratch)
     if n < MIN_EYESPACE or n > MAX_EYESPACE or around == BLACK | WHITE:
