@@ -137,11 +137,13 @@ def nakade_point(pts, w, p, scratch):
     The eyespace is the 4-connected region of empty points around ``p``; it must have
     ``MIN_EYESPACE`` to ``MAX_EYESPACE`` points, all the stones touching it one colour
     (edges allowed), and a shape of the table above (:func:`shape_key`). ``scratch`` (int32,
-    room for 8 points) holds the region; nothing is allocated. The fill stops at the
-    region's 7th point, so a large area costs a few steps."""
+    room for 8 points) holds the region; nothing is allocated. A region that
+    :func:`empty_points_near` already counts too large is not filled, and the fill stops at
+    the region's 7th point or where it touches both colours, so a large area costs a few
+    steps."""
     if pts[COLOR, p] != EMPTY or empty_points_near(pts, w, p) > MAX_EYESPACE:
         return PASS
-    n, around = small_region(pts, w, p, EMPTY, EMPTY, scratch)
+    n, around = small_region(pts, w, p, EMPTY, EMPTY, True, scratch)
     if n < MIN_EYESPACE or n > MAX_EYESPACE or around == BLACK | WHITE:
         return PASS
     key, vital = shape_key(w, scratch, n)
@@ -149,12 +151,13 @@ def nakade_point(pts, w, p, scratch):
 
 
 @inline_kernel
-def small_region(pts, w, p, through, also_through, scratch):
+def small_region(pts, w, p, through, also_through, mixed_stops, scratch):
     """The small region around the point ``p``: ``p`` and the 4-connected points from it that
     hold ``through`` or ``also_through`` (colours, EMPTY included), in the order a
     breadth-first fill meets them (``scratch``: int32, room for 8 points). Returns the number
     of its points, ``MAX_EYESPACE + 1`` when it is larger (the fill stops there), and the
-    colours of the stones around it as bits (BLACK | WHITE when it touches both). The one fill
+    colours of the stones around it as bits (BLACK | WHITE when it touches both; with
+    ``mixed_stops`` the fill stops there, its count of points then partial). The one fill
     of the eyespaces here: of empty points (:func:`nakade_point`), walled in by one colour
     (:func:`filled_eyespace_point`) or of the stones a throw-in
     gives (:func:`makes_nakade`)."""
@@ -176,6 +179,8 @@ def small_region(pts, w, p, through, also_through, scratch):
                 n += 1
             elif c == BLACK or c == WHITE:
                 around |= c
+                if mixed_stops and around == BLACK | WHITE:
+                    return n, around
     return n, around
 
 
@@ -183,7 +188,7 @@ def small_region(pts, w, p, through, also_through, scratch):
 def walled_region(pts, w, p, wall, scratch):
     """The :func:`small_region` around ``p`` walled in by ``wall``'s stones and the edge (its
     points empty or the other colour's); its number of points."""
-    n, _ = small_region(pts, w, p, EMPTY, 3 - wall, scratch)
+    n, _ = small_region(pts, w, p, EMPTY, 3 - wall, False, scratch)
     return n
 
 
@@ -241,12 +246,18 @@ def nakade_answer(pts, info, last, color, scratch):
         v = filled_eyespace_point(pts, w, last, scratch)
         if v != PASS and legality(pts, info, v, color) == LEGAL:
             return v
+    west_or_east = PASS         # a neighbour read already, across from the next ones
     for q in (last - 1, last + 1, last - w, last + w):
         if pts[COLOR, q] != EMPTY or open_or_mixed(pts, w, q, other):
             continue
+        if q == last - w or q == last + w:
+            if west_or_east != PASS and pts[COLOR, q + west_or_east - last] == EMPTY:
+                continue        # in the region read already (through the corner): same answer
         v = nakade_point(pts, w, q, scratch)
         if v != PASS and legality(pts, info, v, color) == LEGAL:
             return v
+        if q == last - 1 or q == last + 1:
+            west_or_east = q
     return PASS
 
 
@@ -263,7 +274,7 @@ def makes_nakade(pts, w, p, color, scratch):
     the edge, and the space the chain leaves when it is taken cannot make two eyes: up to
     three points, a square four, or a shape of the table above, killed at its vital point
     once more. ``scratch``: int32, room for 8 points."""
-    n, _ = small_region(pts, w, p, color, color, scratch)
+    n, _ = small_region(pts, w, p, color, color, False, scratch)
     if n > MAX_EYESPACE:
         return False                    # bigger than the largest killable shape
     liberty = PASS
