@@ -156,7 +156,7 @@ def choose_move_with(pts, info, zob, pat3, work, rng, color, tactical):
 @inline_kernel
 def choose_move(pts, info, zob, pat3, work, rng, color):
     """The pattern policy's move for ``color`` (the tactical playout's reading costs about
-    two thirds of the playout rate on 19x19); PASS when nothing is left to play."""
+    three fifths of the playout rate on 19x19); PASS when nothing is left to play."""
     return choose_move_with(pts, info, zob, pat3, work, rng, color, False)
 
 

@@ -11,10 +11,11 @@ chain it would find is the ladder attack's already). A nakade throw-in is never 
 a self-atari (:func:`mcgo.tactics.nakade.makes_nakade`). Each part's A/B is in
 benchmarks/journal/.
 
-The reads cost about two thirds of the playout rate: on 19x19, from the empty board, 3,125
-playouts per CPU-second against the pattern playout's 9,039 and Pachi's moggy's 3,759 in the
+The reads cost about three fifths of the playout rate: on 19x19, from the empty board, 3,745
+playouts per CPU-second against the pattern playout's 9,040 and Pachi's moggy's 3,733 in the
 same run (benchmarks/journal/2026-12.md; the ladder reads and the nakade answer take most of
-it, the two-liberty answer nothing measurable). On 9x9 its ladder reading alone won 56 of 103
+it, the two-liberty answer nothing measurable; before the reads' cheap exact pre-checks and
+the ladder steps played in place, 3,137 against moggy's 3,746). On 9x9 its ladder reading alone won 56 of 103
 games against the pattern playouts at equal simulations and 99.5 of 200 at equal CPU: so it
 is not the default, and ``auto`` keeps the thesis's choice; its 19x19 A/B at equal time is
 still to be played.

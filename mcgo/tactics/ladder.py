@@ -50,7 +50,9 @@ ATTACK = 2              # the defender extended to exactly two liberties: the at
 FIRST_LIB = 0           # the defender's two liberties after its extension
 SECOND_LIB = 1
 TRIED = 2               # how many of them the attacker has tried at this depth
-LADDER_COLUMNS = 3
+MOVES = 3               # the attacker moves in a row up to this depth (LADDER_DEPTH's count)
+SKIPPED = 4             # the tries that failing out of this depth adds to the budget
+LADDER_COLUMNS = 5
 
 
 @allocating_kernel
@@ -89,44 +91,98 @@ def defend(pts, info, zob, libs_row, stone):
 
 
 @kernel
+def foreseen_defence(pts, w, head, atari, attacker, runs):
+    """What :func:`defend` answers to ``attacker``'s legal atari at ``atari``, a liberty of
+    the chain ``head`` (two liberties), where that is certain without playing it: ESCAPED
+    when the atari's own chain is left in atari (the defender takes it); CAPTURED when the
+    atari captures nothing, no attacker chain next to ``head`` is in atari and the
+    defender's extension at its other liberty has ``runs`` (its
+    :func:`~.liberties.extension_liberties` with ``atari`` taken) at most one liberty;
+    else ATTACK: the read must play it. Spares the copy of the position in those cases."""
+    libs_after, _ = liberties_after(pts, w, atari, attacker)
+    if libs_after < 2:
+        return ESCAPED
+    if runs > 1 or touches_atari(pts, w, head, attacker):
+        return ATTACK
+    for q in (atari - 1, atari + 1, atari - w, atari + w):
+        if pts[COLOR, q] == 3 - attacker and pts[LIBS, pts[HEAD, q]] == 1:
+            return ATTACK       # the atari captures: liberties change around it
+    return CAPTURED
+
+
+@kernel
+def atari_outcome(pts, info, stone, atari, other, attacker):
+    """What ``attacker``'s atari at ``atari`` on the chain of ``stone`` (two liberties,
+    ``atari`` and ``other``) comes to, where it is known without playing it: ESCAPED when
+    it is no legal move or the defender gets out (its extension at ``other`` runs free, or
+    :func:`foreseen_defence`), CAPTURED (:func:`foreseen_defence`), else ATTACK: to be
+    played and read on."""
+    if legality(pts, info, atari, attacker) != LEGAL:
+        return ESCAPED
+    runs = extension_liberties(pts, info[WIDTH], other, 3 - attacker, atari)
+    if runs >= 3:
+        return ESCAPED
+    return foreseen_defence(pts, info[WIDTH], pts[HEAD, stone], atari, attacker, runs)
+
+
+@kernel
 def read_ladder(space, zob, stone):
     """Read the ladder from depth 0 of ``space`` (the chain of ``stone`` in atari, its owner
-    to move): True when the chain is captured whatever it does."""
+    to move): True when the chain is captured whatever it does.
+
+    Depth by depth the attacker tries the defender's two liberties in turn, each on a copy
+    of the position, so that the other can still be tried from it. When the other is known
+    to fail (:func:`atari_outcome`) or has been tried, the atari is played in place instead
+    (most ladder steps: one side lets the defender run): the depth's row then stands for
+    the next attacker move, and counts the try it skipped so that the budget runs out as
+    in a read of every try."""
     positions, infos, libs = space
     outcome = defend(positions[0], infos[0], zob, libs[0], stone)
     if outcome != ATTACK:
         return outcome == CAPTURED
-    defender = positions[0][COLOR, stone]
-    attacker = 3 - defender
-    w = infos[0][WIDTH]
+    libs[0, MOVES] = 0
+    libs[0, SKIPPED] = 0
+    attacker = 3 - positions[0][COLOR, stone]
     depth = 0
     tried = 0
     while True:
         row = libs[depth]
         if row[TRIED] >= 2:                     # both ataris fail here: back up one level
-            if depth == 0:
+            tried += row[SKIPPED]
+            if depth == 0 or tried > LADDER_BUDGET:
                 return False
             depth -= 1
             libs[depth, TRIED] += 1
             continue
         atari = row[row[TRIED]]
         tried += 1
-        if tried > LADDER_BUDGET or depth + 1 >= LADDER_DEPTH:
+        if tried > LADDER_BUDGET or row[MOVES] + 1 >= LADDER_DEPTH:
             return False
         other = row[SECOND_LIB] if atari == row[FIRST_LIB] else row[FIRST_LIB]
-        if legality(positions[depth], infos[depth], atari, attacker) != LEGAL \
-                or extension_liberties(positions[depth], w, other, defender, atari) >= 3:
-            row[TRIED] += 1     # no atari here, or the defender runs free: no need to play it
-            continue
-        copy_position(positions[depth], infos[depth], positions[depth + 1], infos[depth + 1])
-        play_legal(positions[depth + 1], infos[depth + 1], zob, atari, attacker)
-        outcome = defend(positions[depth + 1], infos[depth + 1], zob, libs[depth + 1], stone)
+        pts = positions[depth]
+        outcome = atari_outcome(pts, infos[depth], stone, atari, other, attacker)
+        if outcome == ATTACK:
+            in_place = row[TRIED] == 1 or \
+                atari_outcome(pts, infos[depth], stone, other, atari, attacker) == ESCAPED
+            moves = row[MOVES] + 1
+            skipped = row[SKIPPED] + 1 - row[TRIED] if in_place else 0
+            child = depth if in_place else depth + 1
+            if not in_place:
+                copy_position(pts, infos[depth], positions[child], infos[child])
+            play_legal(positions[child], infos[child], zob, atari, attacker)
+            outcome = defend(positions[child], infos[child], zob, libs[child], stone)
+            if outcome == ATTACK:
+                libs[child, MOVES] = moves
+                libs[child, SKIPPED] = skipped
+                depth = child
+                continue
+            if outcome == ESCAPED and in_place:
+                row[TRIED] = 2                  # the other try is known to fail (or done)
+                row[SKIPPED] = skipped
+                continue
         if outcome == CAPTURED:
             return True
-        if outcome == ESCAPED:
-            row[TRIED] += 1
-            continue
-        depth += 1
+        row[TRIED] += 1
 
 
 @kernel

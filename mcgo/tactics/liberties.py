@@ -5,7 +5,7 @@ here find the liberty *points*, and count the liberties a move would leave, with
 """
 
 from ..board.kernels import (BLACK, COLOR, EMPTY, HEAD, LEGAL, LIBS, NEXT, PASS, SIZE, WHITE,
-                             WIDTH, legality)
+                             WIDTH, legality, touches_chain)
 from ..jit import inline_kernel, kernel
 
 
@@ -132,7 +132,9 @@ def extension_liberties(pts, w, p, color, taken):
         if pts[COLOR, q] != color:
             continue
         h = pts[HEAD, q]
-        if pts[LIBS, h] >= 5:
+        # Its liberties other than p (one of them) and taken are three already: no walk.
+        shared = 1 if taken != PASS and touches_chain(pts, w, taken, h) else 0
+        if pts[LIBS, h] - 1 - shared >= 3:
             return 3
         s = h
         while True:

@@ -41,7 +41,8 @@ The region is the 4-connected set of empty points: every empty neighbour of a re
 is in it, so a point's degree is its count of empty neighbours.
 """
 
-from ..board.kernels import BLACK, COLOR, EMPTY, LEGAL, PASS, WHITE, WIDTH, legality
+from ..board.kernels import (BLACK, COLOR, EMPTY, HEAD, LEGAL, LIBS, PASS, SIZE, WHITE, WIDTH,
+                             legality, neighbour_count)
 from ..jit import inline_kernel, kernel
 
 MIN_EYESPACE = 3   # fewer points: one eye at most, nothing to place inside
@@ -109,17 +110,40 @@ def shape_key(w, scratch, n):
 
 
 @kernel
+def empty_points_near(pts, w, p):
+    """A lower bound of the size of the empty region around the empty point ``p``, from
+    counts of empty neighbours: ``p`` and the empty neighbours of its empty neighbours
+    (which count ``p`` and those at two steps). The points at two steps are distinct but
+    for the diagonal point that a horizontal and a vertical neighbour share. It spares the
+    fill of most large regions."""
+    n = 1
+    horizontal = 0
+    vertical = 0
+    for q in (p - 1, p + 1):
+        if pts[COLOR, q] == EMPTY:
+            n += neighbour_count(pts, q, EMPTY)
+            horizontal += 1
+    for q in (p - w, p + w):
+        if pts[COLOR, q] == EMPTY:
+            n += neighbour_count(pts, q, EMPTY)
+            vertical += 1
+    return n - horizontal * vertical
+
+
+@kernel
 def nakade_point(pts, w, p, scratch):
     """The vital point of the eyespace holding the empty point ``p``, PASS when there is none.
 
     The eyespace is the 4-connected region of empty points around ``p``; it must have
     ``MIN_EYESPACE`` to ``MAX_EYESPACE`` points, all the stones touching it one colour
     (edges allowed), and a shape of the table above (:func:`shape_key`). ``scratch`` (int32,
-    room for 8 points) holds the region; nothing is allocated. The fill stops at the
-    region's 7th point, so a large area costs a few steps."""
-    if pts[COLOR, p] != EMPTY:
+    room for 8 points) holds the region; nothing is allocated. A region that
+    :func:`empty_points_near` already counts too large is not filled, and the fill stops at
+    the region's 7th point or where it touches both colours, so a large area costs a few
+    steps."""
+    if pts[COLOR, p] != EMPTY or empty_points_near(pts, w, p) > MAX_EYESPACE:
         return PASS
-    n, around = small_region(pts, w, p, EMPTY, EMPTY, scratch)
+    n, around = small_region(pts, w, p, EMPTY, EMPTY, True, scratch)
     if n < MIN_EYESPACE or n > MAX_EYESPACE or around == BLACK | WHITE:
         return PASS
     key, vital = shape_key(w, scratch, n)
@@ -127,12 +151,13 @@ def nakade_point(pts, w, p, scratch):
 
 
 @inline_kernel
-def small_region(pts, w, p, through, also_through, scratch):
+def small_region(pts, w, p, through, also_through, mixed_stops, scratch):
     """The small region around the point ``p``: ``p`` and the 4-connected points from it that
     hold ``through`` or ``also_through`` (colours, EMPTY included), in the order a
     breadth-first fill meets them (``scratch``: int32, room for 8 points). Returns the number
     of its points, ``MAX_EYESPACE + 1`` when it is larger (the fill stops there), and the
-    colours of the stones around it as bits (BLACK | WHITE when it touches both). The one fill
+    colours of the stones around it as bits (BLACK | WHITE when it touches both; with
+    ``mixed_stops`` the fill stops there, its count of points then partial). The one fill
     of the eyespaces here: of empty points (:func:`nakade_point`), walled in by one colour
     (:func:`filled_eyespace_point`) or of the stones a throw-in
     gives (:func:`makes_nakade`)."""
@@ -154,6 +179,8 @@ def small_region(pts, w, p, through, also_through, scratch):
                 n += 1
             elif c == BLACK or c == WHITE:
                 around |= c
+                if mixed_stops and around == BLACK | WHITE:
+                    return n, around
     return n, around
 
 
@@ -161,7 +188,7 @@ def small_region(pts, w, p, through, also_through, scratch):
 def walled_region(pts, w, p, wall, scratch):
     """The :func:`small_region` around ``p`` walled in by ``wall``'s stones and the edge (its
     points empty or the other colour's); its number of points."""
-    n, _ = small_region(pts, w, p, EMPTY, 3 - wall, scratch)
+    n, _ = small_region(pts, w, p, EMPTY, 3 - wall, False, scratch)
     return n
 
 
@@ -171,7 +198,13 @@ def filled_eyespace_point(pts, w, last, scratch):
     region of empty points and stones of ``last``'s colour around it, walled in by the
     other colour and the edge, of 3 to 6 points with a shape of the table, whose vital
     point is still empty. The wall's owner plays it to keep two eyes; a placement already
-    on the vital point has no such answer. ``scratch`` holds the region (room for 8)."""
+    on the vital point has no such answer. ``scratch`` holds the region (room for 8).
+
+    The region holds ``last``'s chain and its liberties, so a chain whose stones and
+    liberties are already too many answers at once, without the fill (most of them)."""
+    head = pts[HEAD, last]
+    if pts[SIZE, head] + pts[LIBS, head] > MAX_EYESPACE:
+        return PASS
     n = walled_region(pts, w, last, 3 - pts[COLOR, last], scratch)
     if n < MIN_EYESPACE or n > MAX_EYESPACE:
         return PASS
@@ -186,14 +219,7 @@ def open_or_mixed(pts, w, q, other):
     """True when the empty point ``q`` touches a stone of ``other`` or has
     ``OPEN_NEIGHBOURS`` empty neighbours or more: no read from there (see
     :func:`nakade_answer`)."""
-    empty = 0
-    for r in (q - 1, q + 1, q - w, q + w):
-        c = pts[COLOR, r]
-        if c == EMPTY:
-            empty += 1
-        elif c == other:
-            return True
-    return empty >= OPEN_NEIGHBOURS
+    return neighbour_count(pts, q, other) > 0 or neighbour_count(pts, q, EMPTY) >= OPEN_NEIGHBOURS
 
 
 @kernel
@@ -214,22 +240,24 @@ def nakade_answer(pts, info, last, color, scratch):
     only the centre of a T, a bulky five, a plus or a flower has as many empty neighbours,
     so such a shape is found from another point or missed."""
     w = info[WIDTH]
-    owner = pts[COLOR, last]
-    other = 3 - owner
-    empty = 0
-    for r in (last - 1, last + 1, last - w, last + w):
-        if pts[COLOR, r] == EMPTY:
-            empty += 1
+    other = 3 - pts[COLOR, last]
+    empty = neighbour_count(pts, last, EMPTY)
     if 0 < empty < OPEN_NEIGHBOURS:
         v = filled_eyespace_point(pts, w, last, scratch)
         if v != PASS and legality(pts, info, v, color) == LEGAL:
             return v
+    west_or_east = PASS         # a neighbour read already, across from the next ones
     for q in (last - 1, last + 1, last - w, last + w):
         if pts[COLOR, q] != EMPTY or open_or_mixed(pts, w, q, other):
             continue
+        if q == last - w or q == last + w:
+            if west_or_east != PASS and pts[COLOR, q + west_or_east - last] == EMPTY:
+                continue        # in the region read already (through the corner): same answer
         v = nakade_point(pts, w, q, scratch)
         if v != PASS and legality(pts, info, v, color) == LEGAL:
             return v
+        if q == last - 1 or q == last + 1:
+            west_or_east = q
     return PASS
 
 
@@ -246,7 +274,7 @@ def makes_nakade(pts, w, p, color, scratch):
     the edge, and the space the chain leaves when it is taken cannot make two eyes: up to
     three points, a square four, or a shape of the table above, killed at its vital point
     once more. ``scratch``: int32, room for 8 points."""
-    n, _ = small_region(pts, w, p, color, color, scratch)
+    n, _ = small_region(pts, w, p, color, color, False, scratch)
     if n > MAX_EYESPACE:
         return False                    # bigger than the largest killable shape
     liberty = PASS
