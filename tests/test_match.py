@@ -781,3 +781,29 @@ def test_ray_address_without_a_cluster_is_a_one_line_error_before_any_game(tmp_p
     output = result.stdout + result.stderr
     assert result.returncode == 2 and output.count("\n") == 1, output
     assert says in output and not out.exists()
+
+
+def test_a_game_has_its_own_seed_whichever_process_plays_it():
+    """A fixed-simulation engine replays its first game exactly in a fresh process (a
+    resumed match used to repeat its first games): the runner now gives each game its seed
+    through GoGui's ``set_random_seed``, so game 2 differs from game 0 with the same colours,
+    and game 0 in a fresh process is game 0 again."""
+    from mcgo.match.engines import Seat
+    from mcgo.match.runner import play_game
+    from mcgo.match.settings import MatchSettings
+    command = f"{shlex.quote(sys.executable)} -m mcgo gtp --quiet --playouts 40 --threads 1"
+    settings = MatchSettings(size=7, komi=7.5)
+
+    def moves(game_id):
+        black, white = Seat("a", command), Seat("b", command)
+        try:
+            _, board, _ = play_game(game_id, black, white, settings, scorer="tromp-taylor",
+                                    ask_engines=False)
+            return list(board.moves)
+        finally:
+            black.close()
+            white.close()
+
+    first = moves(0)
+    assert moves(0) == first
+    assert moves(2) != first

@@ -38,6 +38,9 @@ from .settings import DEFAULT_REFEREE
 
 
 # ------------------------------------------------------------------------------ games
+GAME_SEED_BASE = 1000   # game N's seed is GAME_SEED_BASE + N (engines without a seed command keep their own)
+
+
 def play_game(game_id, black, white, settings, referee_command=None, scorer="referee",
               ask_engines=True):
     """Play one game between two seats; returns (record, board, move_times).
@@ -55,7 +58,7 @@ def play_game(game_id, black, white, settings, referee_command=None, scorer="ref
               "moves_by": {black.label: 0, white.label: 0}}
     try:
         for seat in (black, white):
-            prepare_engine(seat, settings)
+            prepare_engine(seat, settings, game_id)
         record.update(play_moves(seats, board, settings, record, move_times))
     except EngineFault as fault:
         seat = black if fault.label == black.label else white
@@ -72,13 +75,30 @@ def play_game(game_id, black, white, settings, referee_command=None, scorer="ref
     return record, board, move_times
 
 
-def prepare_engine(seat, settings):
+def knows(seat, command):
+    """True when the engine says it knows ``command``; one that does not know even
+    ``known_command`` (a ``?`` answer) knows nothing more."""
+    try:
+        return seat.send(f"known_command {command}").strip() == "true"
+    except EngineFault as fault:
+        if fault.answered:
+            return False
+        raise
+
+
+def prepare_engine(seat, settings, game_id=0):
+    """Board size, a clear board, komi and the clock; and, for an engine that takes one
+    (GoGui's ``set_random_seed``: mcgo, GNU Go), the game's own seed: game N is the same game
+    whichever process plays it, so that a resumed match plays new games rather than the
+    first ones again from freshly started engines' seeds."""
     seat.send(f"boardsize {settings.size}")
     seat.send("clear_board")
     seat.send(f"komi {settings.komi:g}")
     command = settings.time_settings_command()
     if command:
         seat.send(command)
+    if knows(seat, "set_random_seed"):
+        seat.send(f"set_random_seed {GAME_SEED_BASE + game_id}")
 
 
 def play_moves(seats, board, settings, record, move_times):

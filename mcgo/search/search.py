@@ -55,7 +55,7 @@ GAME_SEED_STEP = 0x632BE5AB  # odd: the seeds of a session's games are all disti
 # within noise and, weighed as rave_equiv=1000 weighs them, outvote the move model's prior: the
 # more simulations, the further the moves stray from the professionals' (benchmarks/journal/,
 # "the opening curve"). rave_equiv=50 throughout keeps the opening but loses the fights (1-6);
-# 50 for the first 30 moves only (the strong preset's default) won 29-11 at 10,000 simulations.
+# 50 for the first 30 moves only (the strong preset's default) won 16-7 at 10,000 simulations.
 OPENING_RAVE_MOVES = 30
 OPENING_RAVE_MIN_SIZE = 19
 
