@@ -31,6 +31,7 @@ class Seat:
         self.label = label
         self.command = command
         self.process = EngineProcess(command, cwd=cwd)
+        self._known = {}    # known_command's answers: the same command knows the same, restarted or not
 
     def send(self, command, timeout=SETUP_TIMEOUT):
         """Send a command; any GTP trouble becomes an EngineFault naming this engine."""
@@ -46,6 +47,18 @@ class Seat:
             raise EngineFault(self.label, f"garbage reply: {exc}") from exc
         except GtpFailure as exc:
             raise EngineFault(self.label, f"{command!r} failed: {exc.message}", answered=True) from exc
+
+    def knows(self, command):
+        """True when the engine says it knows ``command`` (asked once per seat); one that
+        does not know even ``known_command`` (a ``?`` answer) knows nothing more."""
+        if command not in self._known:
+            try:
+                self._known[command] = self.send(f"known_command {command}").strip() == "true"
+            except EngineFault as fault:
+                if not fault.answered:
+                    raise
+                self._known[command] = False
+        return self._known[command]
 
     def kill(self):
         """Stop the process at once: after a fault there is no point asking it to quit."""

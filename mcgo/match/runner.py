@@ -75,17 +75,6 @@ def play_game(game_id, black, white, settings, referee_command=None, scorer="ref
     return record, board, move_times
 
 
-def knows(seat, command):
-    """True when the engine says it knows ``command``; one that does not know even
-    ``known_command`` (a ``?`` answer) knows nothing more."""
-    try:
-        return seat.send(f"known_command {command}").strip() == "true"
-    except EngineFault as fault:
-        if fault.answered:
-            return False
-        raise
-
-
 def prepare_engine(seat, settings, game_id=0):
     """Board size, a clear board, komi and the clock; and, for an engine that takes one
     (GoGui's ``set_random_seed``: mcgo, GNU Go), the game's own seed: game N is the same game
@@ -97,7 +86,7 @@ def prepare_engine(seat, settings, game_id=0):
     command = settings.time_settings_command()
     if command:
         seat.send(command)
-    if knows(seat, "set_random_seed"):
+    if seat.knows("set_random_seed"):
         seat.send(f"set_random_seed {GAME_SEED_BASE + game_id}")
 
 
