@@ -115,8 +115,7 @@ def match(engine, opponent, black, white, engine_label, opponent_label, games, s
     from .runner import Match
     runner = Match(out_dir, [s.command for s in specs], labels, settings, games, alternate, referee,
                    scorer, ask_engines, jobs, resume, cwds=[s.cwd for s in specs],
-                   engines=[s.as_dict() for s in specs], ray=ray_address, plot=plot,
-                   shown=[s.recorded for s in specs])
+                   engines=[s.as_dict() for s in specs], ray=ray_address, plot=plot)
     document = runner.run()
     click.echo(format_summary(document["summary"], labels))
     if plot:

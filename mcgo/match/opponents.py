@@ -61,7 +61,6 @@ class EngineSpec:
     command: str          # the command line to start it
     cwd: str | None = None
     label: str | None = None  # the short name (the default label), None for a plain command
-    shown: str | None = None  # the command as records show it: no path of this machine
 
     @property
     def recorded(self):
@@ -69,7 +68,7 @@ class EngineSpec:
         (``python``, ``pachi``, ``gnugo``: :func:`mcgo.match.settings.recorded_command`), not
         by where this machine keeps it, so that records carry no machine's paths and a match
         resumes on another machine."""
-        return recorded_command(self.shown or self.command)
+        return recorded_command(self.command)
 
     def as_dict(self):
         return {"given": recorded_command(self.given), "command": self.recorded}
@@ -98,13 +97,11 @@ def resolve_engine(text, settings):
         return EngineSpec(text, gnugo_command(argument), label=label)
     if name == "mcgo":
         arguments = [*MCGO_GTP.split(), *shlex.split(argument)]
-        return EngineSpec(text, join(sys.executable, *arguments), label=label,
-                          shown=join("python", *arguments))
+        return EngineSpec(text, join(sys.executable, *arguments), label=label)
     binary = pachi_binary()
     arguments = [*shlex.split(pachi_time_option(settings) or ""), PACHI_ENGINE_ARGS,
                  *shlex.split(argument)]
-    return EngineSpec(text, join(str(binary), *arguments), cwd=str(binary.parent), label=label,
-                      shown=join("pachi", *arguments))
+    return EngineSpec(text, join(str(binary), *arguments), cwd=str(binary.parent), label=label)
 
 
 def gnugo_command(level=""):

@@ -242,17 +242,15 @@ class Match:
 
     def __init__(self, out_dir, commands, labels, settings, games, alternate=True,
                  referee=DEFAULT_REFEREE, scorer="referee", ask_engines=True, jobs=1,
-                 resume=False, log=print, cwds=None, engines=None, ray=None, plot=None,
-                 shown=None):
+                 resume=False, log=print, cwds=None, engines=None, ray=None, plot=None):
         self.out_dir = pathlib.Path(out_dir)
         self.labels = list(labels)
         if len(set(self.labels)) != 2:
             raise MatchError("the two engines need different labels")
         self.commands = dict(zip(self.labels, commands))
         # The records (results.json, the SGFs' root comments) name the engines and the
-        # referee without this machine's paths; the games run the commands as given.
-        shown = dict(zip(self.labels, shown)) if shown else self.commands
-        self.config = as_recorded({"commands": shown, "labels": self.labels, "alternate": alternate,
+        # referee without this machine's paths (as_recorded); the games run the commands as given.
+        self.config = as_recorded({"commands": self.commands, "labels": self.labels, "alternate": alternate,
                                    "settings": settings.as_dict(), "scorer": scorer,
                                    "referee": referee, "games": games})
         self.setup = GameSetup(self.labels, self.commands, alternate, settings, referee, scorer,

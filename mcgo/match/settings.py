@@ -8,16 +8,21 @@ Plain Python (no board, no Numba): the command line reads its defaults here.
 ('time_settings 60 0 0', 243, 40.0)
 
 The commands run with GNU Go where this machine keeps it (:data:`GNUGO`); the records of a
-match keep it by its name (:func:`recorded_command`).
+match keep it, Pachi and Python by their names (:func:`recorded_command`).
 """
 
 import os
+import re
 import shlex
 import shutil
 
 from .. import options
 
 GNUGO_NAME = "gnugo"
+# Programs that records name, not locate: a command that starts one by its absolute path is
+# recorded with this name instead (``python3.11`` is recorded as ``python``).
+RECORDED_PROGRAMS = {re.compile(r"gnugo"): GNUGO_NAME, re.compile(r"pachi"): "pachi",
+                     re.compile(r"python[0-9.]*"): "python"}
 GNUGO = shutil.which(GNUGO_NAME) or "/usr/games/gnugo"
 DEFAULT_REFEREE = f"{shlex.quote(GNUGO)} --mode gtp --chinese-rules --capture-all-dead --positional-superko"
 SCORERS = ("referee", "engines", "tromp-taylor")
@@ -31,15 +36,18 @@ MOVE_CAP_PER_POINT = 3             # a game is stopped and scored after 3 x size
 
 
 def recorded_command(command):
-    """``command`` as the records of a match keep it: GNU Go started by its path is named by
-    its program's name, so records carry no path of this machine, and a match saved with the
-    path (or on a machine that keeps GNU Go elsewhere) compares equal when it resumes. Any
-    other command is kept as it is; so is one that is no shell-style command line.
+    """``command`` as the records of a match keep it: GNU Go, Pachi or a Python interpreter
+    started by its path is named by its program's name (:data:`RECORDED_PROGRAMS`), so
+    records carry no path of this machine, and a match saved with the path (or on a machine
+    that keeps the program elsewhere) compares equal when it resumes. Any other command is
+    kept as it is; so is one that is no shell-style command line.
 
     >>> recorded_command("/opt/gnugo-3.8/bin/gnugo --mode gtp --level 3")
     'gnugo --mode gtp --level 3'
     >>> recorded_command(recorded_command("/opt/gnugo-3.8/bin/gnugo --mode gtp"))
     'gnugo --mode gtp'
+    >>> recorded_command("/home/me/pachi/pachi -t 3"), recorded_command("/usr/bin/python3.11 -m mcgo gtp")
+    ('pachi -t 3', 'python -m mcgo gtp')
     >>> recorded_command("python -m mcgo gtp --quiet"), recorded_command("/opt/bin/gnugo-wrapper")
     ('python -m mcgo gtp --quiet', '/opt/bin/gnugo-wrapper')
     """
@@ -49,9 +57,13 @@ def recorded_command(command):
         words = shlex.split(command)
     except ValueError:          # unbalanced quotes: no command line to read a program from
         return command
-    if not words or not os.path.isabs(words[0]) or os.path.basename(words[0]) != GNUGO_NAME:
+    if not words or not os.path.isabs(words[0]):
         return command
-    return shlex.join([GNUGO_NAME, *words[1:]])
+    program = os.path.basename(words[0])
+    for pattern, name in RECORDED_PROGRAMS.items():
+        if pattern.fullmatch(program):
+            return shlex.join([name, *words[1:]])
+    return command
 
 
 class MatchSettings:

@@ -177,8 +177,7 @@ class Tuner:
                       self.settings, self.games, True, self.referee,
                       "referee" if self.referee else "tromp-taylor", False, self.jobs,
                       resume=True, log=lambda line: None, cwds=[s.cwd for s in specs],
-                      engines=[s.as_dict() for s in specs], ray=self.ray,
-                      shown=[s.recorded for s in specs])
+                      engines=[s.as_dict() for s in specs], ray=self.ray)
         summary = match.run()["summary"]
         rate = summary["win_rate"]["rate"]
         shown = ", ".join(f"{k}={v:g}" for k, v in values.items())
