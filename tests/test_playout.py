@@ -17,7 +17,9 @@ from mcgo import options, playout
 from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.playout import common, fill_policy, pattern_policy, scoring
+from mcgo.playout.auto_policy import AUTO_FILL_MOVES
 from mcgo.playout.patterns import MOGO_SHAPES
+from mcgo.sgf import SgfError, read_directory
 from mcgo.tactics import atari, eyes
 
 # The learned policy's tables (the shipped model); the other policies ignore them.
@@ -571,8 +573,6 @@ def test_autotactical_is_auto_with_tactical_playouts_after_the_fill(goban_games_
     """On a professional 19x19 game, ``autotactical`` is the fill up to move 40 as ``auto``
     is, and the tactical playout from move 40 on where ``auto`` plays the pattern playout;
     on 9x9 it is the tactical playout from the start."""
-    from mcgo.playout.auto_policy import AUTO_FILL_MOVES
-    from mcgo.sgf import SgfError, read_directory
     record = next(r for r in read_directory(goban_games_dir)
                   if not isinstance(r, SgfError) and not r.handicap and len(r.moves) > 60)
     board = mcgo.Board(19, komi=7.5)

@@ -20,8 +20,10 @@ from .. import options
 
 GNUGO_NAME = "gnugo"
 # Programs that records name, not locate: a command that starts one by its absolute path is
-# recorded with this name instead (``python3.11`` is recorded as ``python``).
-RECORDED_PROGRAMS = {re.compile(r"gnugo"): GNUGO_NAME, re.compile(r"pachi"): "pachi",
+# recorded with this name instead (``python3.11`` as ``python``, ``pachi-12.90`` as ``pachi``;
+# ``gnugo-wrapper`` is some other program and keeps its path).
+RECORDED_PROGRAMS = {re.compile(r"gnugo(-?[0-9.]+)?"): GNUGO_NAME,
+                     re.compile(r"pachi(-?[0-9.]+)?"): "pachi",
                      re.compile(r"python[0-9.]*"): "python"}
 GNUGO = shutil.which(GNUGO_NAME) or "/usr/games/gnugo"
 DEFAULT_REFEREE = f"{shlex.quote(GNUGO)} --mode gtp --chinese-rules --capture-all-dead --positional-superko"
@@ -48,6 +50,8 @@ def recorded_command(command):
     'gnugo --mode gtp'
     >>> recorded_command("/home/me/pachi/pachi -t 3"), recorded_command("/usr/bin/python3.11 -m mcgo gtp")
     ('pachi -t 3', 'python -m mcgo gtp')
+    >>> recorded_command("/opt/pachi-12.90 -t 3")
+    'pachi -t 3'
     >>> recorded_command("python -m mcgo gtp --quiet"), recorded_command("/opt/bin/gnugo-wrapper")
     ('python -m mcgo gtp --quiet', '/opt/bin/gnugo-wrapper')
     """
