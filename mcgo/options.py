@@ -172,10 +172,6 @@ NAMED_SETTINGS = {s.name: s for s in (
     Setting("opening_rave_equiv", float, "rave_equiv for the first OPENING_RAVE_MOVES moves of a "
                                          "game on 19x19 (0: rave_equiv throughout)",
             strong=50.0, thesis=0.0),
-    Setting("corner_prior", float, "virtual visits, all won, of the 4-4 point of an empty corner "
-                                   "at the root on 15x15 and up; the other corner points in "
-                                   "proportion to the professionals' choice of them (0: none)",
-            strong=0.0, thesis=0.0),
 )}
 
 

@@ -1,11 +1,12 @@
-"""Opening knowledge (mcgo.search.opening): the empty-corner rule and its shares, counted
-again from the professional records, and its prior at the root of the search."""
+"""The opening: the empty-corner rule counted again from the professional records
+(mcgo.match.openings, the measure of benchmarks/strength/opening_estimate.py), and the
+search's opening setting."""
 
 import pytest
 
 import mcgo
 from mcgo.search import Search
-from mcgo.search.opening import CORNER_POINT_SHARE, corner_openings, point_shares
+from mcgo.match.openings import corner_lines, corner_openings, empty_corners
 from mcgo.sgf import SgfError, read_directory
 
 # The points of the upper-left (D16) and lower-right (Q4) corners by their lines from the
@@ -21,13 +22,26 @@ def goban_records(goban_games_dir):
     return [g for g in read_directory(goban_games_dir) if not isinstance(g, SgfError)]
 
 
-def test_corner_shares_are_the_professionals(goban_records):
-    """The shipped shares are the goban professional games' own choices of point in an empty
-    corner, and the rule holds there: while a corner is empty, the first four moves go into
-    one at least 85% of the time."""
+def test_corner_lines_are_the_boards_lettering():
+    """Each hand-lettered point lies in its corner on its lines; the corner goes from the
+    empty ones once a stone is in its 7x7 square, and K10 lies in none."""
+    board = mcgo.Board(19)
+    for table, corner in ((UPPER_LEFT, (1, 0)), (LOWER_RIGHT, (0, 1))):
+        for lines, vertices in table.items():
+            for vertex in vertices:
+                assert corner_lines(board.point(vertex), 19) == (lines, corner), vertex
+    assert corner_lines(board.point("K10"), 19)[1] is None
+    board.play("F16")                               # the 4-6 point of the upper left
+    board.play("H8")                                # 8th lines: no corner's square
+    assert empty_corners(board) == {(0, 0), (0, 1), (1, 1)}
+
+
+def test_professionals_take_the_empty_corners_first(goban_records):
+    """The rule holds in the goban professional games: while a corner is empty, the first
+    four moves go into one at least 85% of the time, most often on the 3-4 point, then the
+    4-4; black's and white's counts add up to both."""
     assert len(goban_records) == 596
     by_move, points = corner_openings(goban_records)
-    assert point_shares(points) == CORNER_POINT_SHARE
     for n in range(4):
         positions, in_corner = by_move[n]
         assert positions == 596 and in_corner >= 0.85 * positions, (n, by_move[n])
@@ -38,47 +52,6 @@ def test_corner_shares_are_the_professionals(goban_records):
     for n in by_move:
         both = [black.get(n, [0, 0])[i] + white.get(n, [0, 0])[i] for i in (0, 1)]
         assert both == by_move[n], n
-
-
-def stats(search, board, playouts=200):
-    return {mcgo.to_gtp(m.move, board.size): m for m in search.run(board, playouts=playouts).moves}
-
-
-def test_corner_prior_goes_to_the_empty_corners_once_per_root():
-    """``corner_prior=V``: each point of an empty corner gets V * share virtual visits, all
-    won, and no other move gets any; a second search of the same root adds none; once every
-    corner holds a stone, no move gets any."""
-    board = mcgo.Board(19)
-    board.play("Q16")
-    board.play("C4")
-    plain = stats(Search(seed=1, policy="pattern"), board)
-    search = Search(seed=1, policy="pattern", corner_prior=100.0)
-    prior = stats(search, board)
-    expected = {vertex: 100.0 * CORNER_POINT_SHARE[lines]
-                for corner in (UPPER_LEFT, LOWER_RIGHT) for lines, vertices in corner.items()
-                for vertex in vertices}
-    assert len(expected) == 2 * 10
-    for vertex, s in prior.items():
-        extra = expected.get(vertex, 0.0)
-        assert s.prior_visits == pytest.approx(plain[vertex].prior_visits + extra), vertex
-        assert s.prior_wins == pytest.approx(plain[vertex].prior_wins + extra), vertex
-    again = stats(search, board, playouts=50)
-    assert all(again[v].prior_visits == pytest.approx(prior[v].prior_visits)
-               for v in again if v in prior)
-    for vertex in ("D17", "R3"):                    # 3-4 and 3-3: no corner left empty
-        board.play(vertex)
-    plain = stats(Search(seed=1, policy="pattern"), board)
-    taken = stats(Search(seed=1, policy="pattern", corner_prior=100.0), board)
-    assert all(taken[v].prior_visits == pytest.approx(plain[v].prior_visits) for v in taken)
-
-
-def test_corner_prior_leaves_small_boards_alone():
-    """On 9x9 and 13x13 the corners' squares would overlap the sides: no corner prior."""
-    for size in (9, 13):
-        board = mcgo.Board(size)
-        plain = stats(Search(seed=1, policy="pattern"), board, playouts=100)
-        prior = stats(Search(seed=1, policy="pattern", corner_prior=100.0), board, playouts=100)
-        assert all(prior[v].prior_visits == plain[v].prior_visits for v in prior)
 
 
 def professional_opening(records, moves):

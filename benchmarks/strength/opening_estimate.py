@@ -5,7 +5,7 @@ For each game of a ``mcgo match --out`` folder, GNU Go 3.8's ``estimate_score`` 
 position after each of ``--at`` moves (a game that ended sooner is left out there), seen
 from the engine named by ``--player`` (a substring of PB/PW): points ahead, komi included.
 Also how the engine used the empty corners: of its moves played while some corner's 7x7 square
-was empty, how many went into one (:mod:`mcgo.search.opening`; professionals: 88-100% of
+was empty, how many went into one (:mod:`mcgo.match.openings`; professionals: 88-100% of
 moves 1-4). Prints JSON (per game and the mean and median at each move) and a short table.
 Two matches of two versions against one opponent compare their openings with much less
 noise than their wins and losses do.
@@ -24,7 +24,7 @@ import click
 
 from mcgo.board.kernels import BLACK, WHITE
 from mcgo.match.archive import extracted_games
-from mcgo.search.opening import corner_openings
+from mcgo.match.openings import corner_openings
 from mcgo.sgf import SgfError, read_game
 
 GNUGO_LEVEL = 8         # estimate_score reads less at lower levels; 8 is quick and stable

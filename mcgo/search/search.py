@@ -41,7 +41,6 @@ from . import kernels
 from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, P_RAVE_EQUIV, P_TERRITORY,
                       parameter_vector, settings)
 from .control import Control
-from .opening import corner_prior
 from .priors import MODEL_PRIOR_VISITS
 from .results import MoveStats, SearchResult
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
@@ -274,10 +273,9 @@ class Search:
     def _add_root_priors(self, board, bonus=None):
         """The root priors, once per root position (a reused root keeps them):
 
-        * all won: the empty corners' points (the ``corner_prior`` setting,
-          :func:`.opening.corner_prior`) and the root bonus when the ``bonus_visits``
-          setting V makes it a prior (V * bonus virtual visits; the thesis's additive bonus
-          never fades, these are outweighed by the search's own visits as they grow);
+        * all won: the root bonus when the ``bonus_visits`` setting V makes it a prior
+          (V * bonus virtual visits; the thesis's additive bonus never fades, these are
+          outweighed by the search's own visits as they grow);
         * the root evaluators' (:attr:`ownership_prior`, :attr:`evaluator_prior`): each
           gives every root child ``visits`` virtual visits and ``visits * r`` virtual wins,
           ``r`` in 0..1 its value of the move."""
@@ -291,8 +289,6 @@ class Search:
         if all(root in self._prior_roots for root in roots):
             return
         won = np.zeros(board.pts.shape[1])      # virtual visits, all won, per point
-        for p, v in corner_prior(board, self.settings["corner_prior"]).items():
-            won[p] += v
         if bonus is not None:
             won += self.settings["bonus_visits"] * np.asarray(bonus, dtype=np.float64)
         if not priors and not won.any():
