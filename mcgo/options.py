@@ -24,8 +24,7 @@ DEFAULT_PLAY_SIZE = 9
 # then the extensions no default plays, kept for the 19x19 playouts still to be measured:
 # ``learned`` samples the learned move model (:mod:`mcgo.playout.learned_policy`),
 # ``tactical`` reads ladders and nakade, ``guided`` draws its last step by the model.
-PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical", "guided",
-                    "autotactical")
+PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical", "guided")
 DEFAULT_POLICY = "auto"
 
 # Search presets (:mod:`mcgo.search.presets`), the default first.

@@ -17,9 +17,7 @@ from mcgo import options, playout
 from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.playout import common, fill_policy, pattern_policy, scoring
-from mcgo.playout.auto_policy import AUTO_FILL_MOVES
 from mcgo.playout.patterns import MOGO_SHAPES
-from mcgo.sgf import SgfError, read_directory
 from mcgo.tactics import atari, eyes
 
 # The learned policy's tables (the shipped model); the other policies ignore them.
@@ -91,9 +89,9 @@ def test_each_registered_policy_runs_under_its_number():
             runs.append((moves, owner.tobytes()))
         assert runs[0] == runs[1], name
         results[name] = runs[0]
-    # auto and autotactical play fill here (19x19 opening); every other policy differs.
-    assert results["auto"] == results["fill"] == results["autotactical"]
-    assert len(set(results.values())) == len(results) - 2
+    # auto plays fill here (19x19 opening).
+    assert results["auto"] == results["fill"]
+    assert len(set(results.values())) == len(results) - 1
     owner = np.zeros(board.pts.shape[1], dtype=np.int8)
     assert playout.run_playout(len(options.PLAYOUT_POLICIES), board.pts.copy(), board.info.copy(),
                                board.zob, playout.shape_table(), work, common.seed_rng(5),
@@ -557,34 +555,3 @@ def test_fill_records_every_filled_point_with_its_colour():
     moves = [divmod(int(e), playout.RECORD_COLORS) for e in record[:n]]
     assert {p for p, _ in moves} == empties
     assert all(pts[K.COLOR, p] == c for p, c in moves)
-
-
-def _playout_result(policy, board, seed=7):
-    """(moves, final owners) of one playout of ``policy`` from ``board`` seeded by ``seed``."""
-    pts, info = board.pts.copy(), board.info.copy()
-    owner = np.zeros(board.pts.shape[1], dtype=np.int8)
-    moves = playout.run_playout(playout.policy_id(policy), pts, info, board.zob,
-                                playout.shape_table(), playout.new_work(board.size),
-                                common.seed_rng(seed), owner, playout.NO_RECORD, MODEL)
-    return moves, owner.tobytes()
-
-
-def test_autotactical_is_auto_with_tactical_playouts_after_the_fill(goban_games_dir):
-    """On a professional 19x19 game, ``autotactical`` is the fill up to move 40 as ``auto``
-    is, and the tactical playout from move 40 on where ``auto`` plays the pattern playout;
-    on 9x9 it is the tactical playout from the start."""
-    record = next(r for r in read_directory(goban_games_dir)
-                  if not isinstance(r, SgfError) and not r.handicap and len(r.moves) > 60)
-    board = mcgo.Board(19, komi=7.5)
-    for color, p in record.moves[:AUTO_FILL_MOVES - 1]:
-        board.play(p, color)
-    assert _playout_result("autotactical", board) == _playout_result("fill", board)
-    color, p = record.moves[AUTO_FILL_MOVES - 1]
-    board.play(p, color)
-    assert board.info[K.MOVE_COUNT] == AUTO_FILL_MOVES
-    assert _playout_result("auto", board) == _playout_result("pattern", board)
-    assert _playout_result("autotactical", board) == _playout_result("tactical", board)
-    assert _playout_result("tactical", board) != _playout_result("pattern", board)
-    small = mcgo.Board(9)
-    small.play("E5")
-    assert _playout_result("autotactical", small) == _playout_result("tactical", small)

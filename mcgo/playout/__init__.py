@@ -15,10 +15,8 @@ Policies, each in a file of its own:
   two-liberty fights too;
 * ``guided`` (:mod:`.guided_policy`): the pattern playout whose random last step is drawn by
   the learned move model among a few random playable points.
-* ``autotactical`` (:mod:`.autotactical_policy`): ``auto`` with the tactical playout in
-  place of the pattern playout.
 
-``learned``, ``tactical``, ``guided`` and ``autotactical`` are extensions: no default plays them (their A/B
+``learned``, ``tactical`` and ``guided`` are extensions: no default plays them (their A/B
 results are in benchmarks/journal/); they stay for the 19x19 playouts still to be
 measured. Each is its file and its line in the registry, nothing more: the default
 search neither reads nor allocates anything for them.
