@@ -284,6 +284,22 @@ def test_numba_scorer_equals_the_training_path(small_model, goban_games_dir):
     assert np.allclose(scorer_p, training_p, rtol=1e-9, atol=0)
 
 
+def test_positions_know_the_move_before_the_last_as_the_record_has_it(goban_games_dir):
+    """The ``previous`` of every training position (the board's own PREVIOUS_MOVE, which the
+    tree's and the playouts' model also read) is the move two before, passes included, as
+    sgfmill reads the record's file; the first two moves have none (-1) and one."""
+    from sgfmill import sgf as sgfmill_sgf
+    path = sorted(goban_games_dir.glob("*.sgf"))[3]
+    game = sgfmill_sgf.Sgf_game.from_bytes(path.read_bytes())
+    size = game.get_size()
+    played = [node.get_move()[1] for node in game.get_main_sequence()[1:]
+              if node.get_move()[0] is not None]
+    point = [coords.from_sgfmill(m, size) for m in played]
+    seen = [previous for _, _, _, _, _, previous in MT.game_states(sgf.read_game(path))]
+    assert len(seen) == len(point) > 100
+    assert seen[:2] == [-1, -1] and seen[2:] == point[:-2]
+
+
 def test_model_file_round_trip_and_bad_files(small_model, tmp_path):
     path = tmp_path / "m.npz"
     small_model.save(path)
@@ -372,6 +388,7 @@ def test_tree_priors_follow_the_model(small_model):
     for move in ["Q16", "D4", "R4", "C16", "O3"]:
         board.play(move)
     probs = small_model.probabilities(board)
+    assert probs != small_model.probabilities(board, previous=-1)  # C16, the move before O3, counts
     best = max(probs.values())
     search = Search(seed=3, model=small_model, priors=0)
     search.run(board, playouts=50)

@@ -137,8 +137,7 @@ def model_answers(games, moves):
         board = Board(19, komi)
         for c, q in before:
             board.play(q, c)
-        previous = before[-2][1] if len(before) >= 2 else -1
-        probabilities = model.probabilities(board, color, previous)
+        probabilities = model.probabilities(board, color)
         answer = coords.to_gtp(max(probabilities, key=probabilities.get), 19)
         out.append(dict(game=name, move=len(before) + 1, color=color_word(color),
                         professional=coords.to_gtp(p, 19), answer=answer,

@@ -411,8 +411,7 @@ def policy_of(model, board):
     (``size * size + 1`` values, row by row from the top left, pass last; -1 on illegal
     points; the legal moves' probabilities sum to 1) and the probability by point."""
     size = board.size
-    previous = board.moves[-2][1] if len(board.moves) >= 2 else -1
-    probs = model.probabilities(board, board.to_move, previous)
+    probs = model.probabilities(board, board.to_move)
     legal = set(board.legal_moves()) | {PASS}
     probs = {p: v for p, v in probs.items() if p in legal}
     total = sum(probs.values()) or 1.0

@@ -296,6 +296,7 @@ class Board:
         info[K.KO_POINT] = PASS
         info[K.PASSES] = 0
         info[K.LAST_MOVE] = -1
+        info[K.PREVIOUS_MOVE] = -1
         self._undo_stack.append((self.pts, self.info))
         self.pts, self.info = pts, info
         self.history.append(entry)

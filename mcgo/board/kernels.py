@@ -57,7 +57,8 @@ STAMP = 9         # last stamp written into MARK
 PASSES = 10       # consecutive passes
 LAST_MOVE = 11
 MOVE_COUNT = 12
-NINFO = 13
+PREVIOUS_MOVE = 13  # the move before the last (-1: none), as the move model reads it
+NINFO = 14
 
 # Answers of ``legality``.
 LEGAL = 0
@@ -103,6 +104,7 @@ def new_position(size):
     info[TO_MOVE] = BLACK
     info[KO_POINT] = PASS
     info[LAST_MOVE] = -1
+    info[PREVIOUS_MOVE] = -1
     ne = 0
     for p in range(n):
         x = p % w
@@ -287,6 +289,7 @@ def _splice_chains(pts, big, small):
 def play_legal(pts, info, zob, p, color):
     """Play ``color`` at ``p``, which the caller knows to be legal; returns stones captured."""
     info[MOVE_COUNT] += 1
+    info[PREVIOUS_MOVE] = info[LAST_MOVE]
     info[LAST_MOVE] = p
     info[TO_MOVE] = 3 - color
     info[KO_POINT] = PASS

@@ -133,8 +133,10 @@ class MoveModel:
         """The model whose gammas a search of a ``size`` board reads (:attr:`size_models`)."""
         return self.size_models.get(size, self)
 
-    def scores(self, pts, info, color, previous=-1):
-        """(moves, log-gammas) of every legal move (pass last), from the Numba scorer."""
+    def scores(self, pts, info, color, previous=None):
+        """(moves, log-gammas) of every legal move (pass last), from the Numba scorer;
+        ``previous``: the move before the last (default the position's own, -1: none)."""
+        previous = int(info[K.PREVIOUS_MOVE]) if previous is None else previous
         size = int(info[K.BOARDSIZE])
         moves = np.zeros(size * size + 1, dtype=np.int32)
         scores = np.zeros(size * size + 1, dtype=np.float64)
@@ -145,8 +147,9 @@ class MoveModel:
                         self.spatial_table, moves, scores, self._vals)
         return moves[:n], scores[:n]
 
-    def probabilities(self, board, color=None, previous=-1):
-        """``{point: probability}`` of every legal move (pass included) of a Board."""
+    def probabilities(self, board, color=None, previous=None):
+        """``{point: probability}`` of every legal move (pass included) of a Board;
+        ``previous`` as in :meth:`scores`."""
         color = board.to_move if color is None else color
         moves, scores = self.scores(board.pts, board.info, color, previous)
         p = np.exp(scores - scores.max())

@@ -56,7 +56,8 @@ import functools
 import numpy as np
 
 from ..board.kernels import (BOARDSIZE, COLOR, EMPTIES, EMPTY, LAST_MOVE, LEGAL, NEMPTY, PASS,
-                             PASSES, TO_MOVE, WIDTH, legality, owner_map, play_legal)
+                             PASSES, PREVIOUS_MOVE, TO_MOVE, WIDTH, legality, owner_map,
+                             play_legal)
 from ..jit import allocating_kernel, inline_kernel, kernel
 from ..models.move_features import DISTANCE_CAP, LAST_DISTANCE, MAXVALUES, NGROUPS, PREVIOUS_DISTANCE
 from ..models.movemodel import move_log_gamma, open_model
@@ -206,19 +207,16 @@ def choose_move(pts, info, zob, ladder, rng, color, previous, mark, model, scrat
 @kernel
 def play_out(pts, info, zob, pat3, work, rng, owner, record, model):
     """A learned playout to the end (``pat3`` unused; the first work row marks the
-    near points); as :func:`.common.play_moves`, with the move before the last tracked here
-    (unknown, -1, at the start)."""
+    near points); as :func:`.common.play_moves`."""
     mark = work[0][MARK_ROW]
     for i in range(mark.shape[0]):
         mark[i] = 0
     cap = MOVE_CAP_FACTOR * info[BOARDSIZE] * info[BOARDSIZE]
     moves = 0
-    previous = -1
     while moves < cap and info[PASSES] < 2:
         color = info[TO_MOVE]
-        p = choose_move(pts, info, zob, work[1], rng, color, previous, mark, model,
+        p = choose_move(pts, info, zob, work[1], rng, color, info[PREVIOUS_MOVE], mark, model,
                         work[0][SELF_ATARI_ROW])
-        previous = info[LAST_MOVE]
         play_legal(pts, info, zob, p, color)
         record_move(record, moves, p, color)
         moves += 1

@@ -19,7 +19,6 @@ import numpy as np
 
 from ..board import kernels as K
 from ..board.board import zobrist
-from ..board.kernels import LAST_MOVE
 from ..models import move_features as F
 from ..models import spatial as S
 from ..models.move_features import MAXVALUES, NGROUPS, PASS_G, PATTERN, candidate_keys
@@ -48,12 +47,10 @@ def game_states(record):
         return
     board = replay(record, max_moves=0)
     pts, info, zob = board.pts.copy(), board.info.copy(), board.zob
-    previous = -1
     for number, (color, point) in enumerate(record.moves, 1):
         if K.legality(pts, info, point, color) != K.LEGAL:
             return
-        yield number, pts, info, color, point, previous
-        previous = int(info[LAST_MOVE])
+        yield number, pts, info, color, point, int(info[K.PREVIOUS_MOVE])
         K.play_legal(pts, info, zob, point, color)
 
 
