@@ -9,7 +9,7 @@ import click
 @click.group()
 def learn():
     """Learn from game records and problems: datasets, statistics, move models, the
-    ownership network, the CFG move scorer."""
+    ownership network, the policy net, the CFG move scorer."""
 
 
 def register():
@@ -23,11 +23,12 @@ def register():
     from .extract import extract_command
     from .patterns_command import patterns
     from .ownership_commands import ownership_command
+    from .policy_net_commands import policy_net_command
 
     for command in (extract_command, patterns, moves_command, evaluate_command,
                     ownership_command, cfg_command, cfg_games_command, ecfg_command,
                     evaluate_outcome_command, td_command, td_outcome_command, roundrobin_command,
-                    corner_patterns_command, corner_command):
+                    corner_patterns_command, corner_command, policy_net_command):
         learn.add_command(command)
 
 

@@ -1,0 +1,219 @@
+"""A small convolutional policy network (issue 46, item 6; Pachi's DCNN route, Clark and
+Storkey 2015): the forward pass the engine runs (NumPy only) and the weights file.
+
+Input: :data:`NPLANES` planes of the ``N x N`` board, seen from the side to move
+(:func:`planes`), from a compact form of the position (:func:`compact`: the colour of each
+point and the liberties of its chain, the last two moves and the ko point) that the
+training data stores as it is. The net: a ``FIRST_KERNEL x FIRST_KERNEL`` convolution to
+``C`` channels, ``L - 2`` convolutions ``3 x 3`` of ``C`` channels, each followed by a ReLU,
+and a ``1 x 1`` convolution to one logit per point plus a bias per point (the edges differ).
+Zero padding keeps the board's size; the plane of ones tells the net where the board ends.
+The move's probability is the softmax of the logits over the legal points (no pass: the
+professionals' games almost never pass before the end).
+
+The file is a ``.npz`` of the arrays ``conv0_w``, ``conv0_b``, ... (``HWIO`` kernels, as JAX's
+``conv_general_dilated`` takes them), ``out_w``, ``out_b`` (``N x N``) and a JSON
+``metadata`` (``format``, ``version``, ``size``, ``layers``, ``channels``, and what the
+trainer adds: data, split, commit, metrics).
+
+>>> import mcgo
+>>> board = mcgo.Board(9)
+>>> board.play("E5")
+>>> net = PolicyNet.random(size=9, layers=3, channels=8, seed=1)
+>>> p = net.probabilities(board)
+>>> round(sum(p.values()), 6), board.point("E5") in p
+(1.0, False)
+"""
+
+import json
+import pathlib
+import zipfile
+
+import numpy as np
+
+from ..board import kernels as K
+
+FORMAT = "mcgo-policy-net"
+VERSION = 1
+FIRST_KERNEL = 5
+KERNEL = 3
+LIBERTY_CAP = 3
+
+# Planes (the compact form's values: OWN / OPPONENT stones, liberties capped at 3).
+OWN, OPPONENT = 1, 2
+(P_OWN, P_OPPONENT, P_EMPTY, P_OWN_1, P_OWN_2, P_OWN_3, P_OPP_1, P_OPP_2, P_OPP_3, P_LAST,
+ P_PREVIOUS, P_KO, P_ONES) = range(13)
+NPLANES = 13
+
+
+class PolicyNetError(ValueError):
+    """A file that is not a policy net of this version; the message says what is wrong."""
+
+
+def _board_index(size):
+    """The internal point of each of the ``size * size`` points, row by row from the bottom
+    left (row 0 is the first line, as :func:`mcgo.board.coords.point` counts)."""
+    w = size + 2
+    rows, cols = np.divmod(np.arange(size * size), size)
+    return ((rows + 1) * w + cols + 1).astype(np.int64)
+
+
+def _to_index(p, size):
+    """Row-major index (0..N*N-1) of the internal point ``p``, -1 for none or a pass."""
+    if p is None or p <= 0:
+        return -1
+    row, col = divmod(int(p), size + 2)
+    return (row - 1) * size + (col - 1)
+
+
+def compact(pts, info, color=None):
+    """The compact form of a position for ``color`` (default the side to move):
+    ``(stones, liberties, moves)``, ``stones`` int8 ``N x N`` (0 empty, :data:`OWN`,
+    :data:`OPPONENT`), ``liberties`` int8 ``N x N`` (each stone's chain's, capped at
+    :data:`LIBERTY_CAP`; 0 on empty points), ``moves`` int16 ``(last, previous, ko)`` as
+    row-major indices, -1 for none (a pass, the start of the game, no ko)."""
+    size = int(info[K.BOARDSIZE])
+    color = int(info[K.TO_MOVE]) if color is None else int(color)
+    idx = _board_index(size)
+    col = pts[K.COLOR, idx]
+    stones = np.where(col == color, OWN, np.where(col == 3 - color, OPPONENT, 0)).astype(np.int8)
+    libs = np.minimum(pts[K.LIBS, pts[K.HEAD, idx]], LIBERTY_CAP)
+    liberties = np.where(stones > 0, libs, 0).astype(np.int8)
+    ko = int(info[K.KO_POINT]) if int(info[K.KO_COLOR]) == color else -1
+    moves = np.array([_to_index(int(info[K.LAST_MOVE]), size),
+                      _to_index(int(info[K.PREVIOUS_MOVE]), size), _to_index(ko, size)],
+                     dtype=np.int16)
+    return stones.reshape(size, size), liberties.reshape(size, size), moves
+
+
+def planes(stones, liberties, moves):
+    """Float32 input planes ``(B, N, N, NPLANES)`` of a batch of compact positions
+    (``stones`` and ``liberties`` ``(B, N, N)``, ``moves`` ``(B, 3)``); also takes one
+    position without the batch axis (and returns ``(N, N, NPLANES)``)."""
+    single = stones.ndim == 2
+    if single:
+        stones, liberties, moves = stones[None], liberties[None], moves[None]
+    b, n = stones.shape[0], stones.shape[1]
+    out = np.zeros((b, n, n, NPLANES), dtype=np.float32)
+    own, opp = stones == OWN, stones == OPPONENT
+    out[..., P_OWN] = own
+    out[..., P_OPPONENT] = opp
+    out[..., P_EMPTY] = stones == 0
+    for k in range(LIBERTY_CAP):
+        out[..., P_OWN_1 + k] = own & (liberties == k + 1)
+        out[..., P_OPP_1 + k] = opp & (liberties == k + 1)
+    flat = out.reshape(b, n * n, NPLANES)
+    rows = np.arange(b)
+    for column, plane in ((0, P_LAST), (1, P_PREVIOUS), (2, P_KO)):
+        where = moves[:, column] >= 0
+        flat[rows[where], moves[where, column].astype(np.int64), plane] = 1.0
+    out[..., P_ONES] = 1.0
+    return out[0] if single else out
+
+
+def _conv_same(x, w, b):
+    """``x`` ``(N, N, Cin)`` convolved with ``w`` ``(k, k, Cin, Cout)`` (cross-correlation, as
+    JAX's convolution), zero padding to the same size, plus ``b``."""
+    k, n, cin = w.shape[0], x.shape[0], x.shape[2]
+    pad = k // 2
+    padded = np.pad(x, ((pad, pad), (pad, pad), (0, 0)))
+    # im2col: one row per point, its k x k window's channels in w's (dy, dx, Cin) order, so
+    # that the whole layer is one matrix product.
+    columns = np.empty((n, n, k, k, cin), dtype=x.dtype)
+    for dy in range(k):
+        for dx in range(k):
+            columns[:, :, dy, dx, :] = padded[dy:dy + n, dx:dx + n, :]
+    out = columns.reshape(n * n, k * k * cin) @ w.reshape(k * k * cin, -1)
+    return out.reshape(n, n, -1) + b
+
+
+class PolicyNet:
+    """The weights of a policy net and its NumPy forward pass."""
+
+    def __init__(self, arrays, metadata=None):
+        self.arrays = {k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()}
+        self.metadata = dict(metadata or {})
+        self.layers = sum(1 for k in self.arrays if k.startswith("conv") and k.endswith("_w")) + 1
+        self.size = int(self.arrays["out_b"].shape[0])
+
+    @classmethod
+    def random(cls, size=19, layers=6, channels=32, seed=0):
+        """A net of random weights (He's initialisation, as the trainer starts from)."""
+        rng = np.random.default_rng(seed)
+        arrays = {}
+        cin = NPLANES
+        for i in range(layers - 1):
+            k = FIRST_KERNEL if i == 0 else KERNEL
+            arrays[f"conv{i}_w"] = rng.normal(0, np.sqrt(2.0 / (k * k * cin)), (k, k, cin, channels))
+            arrays[f"conv{i}_b"] = np.zeros(channels)
+            cin = channels
+        arrays["out_w"] = rng.normal(0, np.sqrt(1.0 / cin), (1, 1, cin, 1))
+        arrays["out_b"] = np.zeros((size, size))
+        meta = {"format": FORMAT, "version": VERSION, "size": size, "layers": layers,
+                "channels": channels, "name": "random"}
+        return cls(arrays, meta)
+
+    def logits(self, x):
+        """The ``N x N`` logits of one position's planes ``x`` ``(N, N, NPLANES)``."""
+        for i in range(self.layers - 1):
+            x = np.maximum(_conv_same(x, self.arrays[f"conv{i}_w"], self.arrays[f"conv{i}_b"]), 0.0)
+        out = _conv_same(x, self.arrays["out_w"], np.float32(0.0))[..., 0]
+        return out + self.arrays["out_b"]
+
+    def move_logits(self, pts, info, color=None):
+        """Row-major ``N * N`` logits of a position (internal arrays) for ``color``."""
+        size = int(info[K.BOARDSIZE])
+        if size != self.size:
+            raise PolicyNetError(f"the net is for {self.size}x{self.size}, not {size}x{size}")
+        return self.logits(planes(*compact(pts, info, color))).reshape(size * size)
+
+    def probabilities(self, board, color=None):
+        """``{point: probability}`` over the legal moves of a Board (no pass)."""
+        color = board.to_move if color is None else color
+        logits = self.move_logits(board.pts, board.info, color)
+        index = _board_index(board.size)
+        legal = [int(p) for p in index if board.legality(int(p), color) is None]
+        if not legal:
+            return {}
+        values = np.array([logits[_to_index(p, board.size)] for p in legal], dtype=np.float64)
+        e = np.exp(values - values.max())
+        e /= e.sum()
+        return dict(zip(legal, e.tolist()))
+
+    def save(self, path):
+        meta = dict(self.metadata, format=FORMAT, version=VERSION, size=self.size,
+                    layers=self.layers)
+        with open(path, "wb") as f:
+            np.savez_compressed(f, metadata=np.array(json.dumps(meta, sort_keys=True)),
+                                **self.arrays)
+
+
+def load(path):
+    """The :class:`PolicyNet` of a file; raises :class:`PolicyNetError` saying what is wrong."""
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise PolicyNetError(f"{path}: no such policy net file")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {name: z[name] for name in z.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise PolicyNetError(f"{path}: not a readable .npz policy net ({e})") from None
+    try:
+        meta = json.loads(str(arrays.pop("metadata")))
+    except (KeyError, ValueError):
+        raise PolicyNetError(f"{path}: no JSON metadata") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise PolicyNetError(f"{path}: format {meta.get('format') if isinstance(meta, dict) else None!r}"
+                             f", expected {FORMAT!r}")
+    if meta.get("version") != VERSION:
+        raise PolicyNetError(f"{path}: version {meta.get('version')!r}, expected {VERSION}")
+    layers = int(meta.get("layers", 0))
+    needed = [f"conv{i}_{s}" for i in range(layers - 1) for s in "wb"] + ["out_w", "out_b"]
+    missing = [n for n in needed if n not in arrays]
+    if layers < 2 or missing:
+        raise PolicyNetError(f"{path}: missing arrays {missing or ['conv*']}")
+    return PolicyNet({n: arrays[n] for n in needed}, meta)
+
+
+__all__ = ["FORMAT", "NPLANES", "PolicyNet", "PolicyNetError", "VERSION", "compact", "load",
+           "planes"]

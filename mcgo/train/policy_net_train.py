@@ -1,0 +1,245 @@
+"""Training the policy net (:mod:`mcgo.models.policy_net`) with JAX and optax (the ``train``
+extra), and the positions it learns from.
+
+**Positions.** The moves of 19x19 game records, split by game (:mod:`.split`), each a
+sample of ``rate`` of the positions (repeatable, :func:`.movemodel.sampled`) before a move
+that is not a pass, in the net's compact form (:func:`mcgo.models.policy_net.compact`) with
+the move played as the target. :func:`positions` keeps them as arrays, a few hundred bytes a
+position, saved in one ``.npz`` so that training can start again without reading the games.
+
+**Training.** The same network as the NumPy forward pass (``lax.conv_general_dilated``, the
+same ``HWIO`` kernels), started from :meth:`PolicyNet.random`'s weights. Loss: the
+cross-entropy of the softmax over the ``N x N`` points against the professional's move.
+Adam (optax) with a cosine decay of the learning rate over the steps; every batch is drawn
+from the training games and turned by one of the 8 symmetries at random (the net, unlike
+the DAG-RNN, is not equivariant by construction). Every ``eval_every`` steps the top-1 rate
+on the validation positions is measured and a checkpoint written (weights, optimiser state,
+step, the best weights so far): a run killed at any point starts again from its last
+checkpoint (``checkpoint=``) with the same batches. The best weights on validation are the
+result.
+
+Play needs none of this: :func:`train` returns a :class:`PolicyNet`.
+"""
+
+import json
+import pathlib
+import time
+
+import numpy as np
+
+from ..board.symmetry import SYMMETRIES, images
+from ..extras import MissingExtra, install_hint
+from ..models.policy_net import FIRST_KERNEL, PolicyNet, compact, planes
+from .movemodel import game_states, sampled
+from .split import SPLITS, game_key, split_of
+
+BOARD = 19
+ARRAYS = ("stones", "liberties", "moves", "targets", "games")
+
+
+def _jax():
+    try:
+        import jax
+        import jax.numpy as jnp
+        import optax
+    except ImportError:
+        raise MissingExtra(f"training needs the train extra: {install_hint('train')}") from None
+    return jax, jnp, optax
+
+
+# ----------------------------------------------------------------------------- positions
+def game_positions(record, rate=1.0):
+    """``(stones, liberties, moves, target)`` of the sampled positions of one game before
+    each move that is not a pass (``target``: the move's row-major index)."""
+    key = game_key(record) if rate < 1.0 else None
+    size = record.size
+    for number, pts, info, color, point, _ in game_states(record):
+        if point <= 0 or (rate < 1.0 and not sampled(key, number, rate)):
+            continue
+        stones, liberties, moves = compact(pts, info, color)
+        row, col = divmod(int(point), size + 2)
+        yield stones, liberties, moves, (row - 1) * size + (col - 1)
+
+
+def positions(records, rate=1.0, log=None):
+    """``{split: {array: ...}}`` of the 19x19 ``records``' positions (:data:`ARRAYS`;
+    ``games`` numbers each position's game in its split), and the games per split."""
+    rows = {s: {a: [] for a in ARRAYS} for s in SPLITS}
+    games = {s: 0 for s in SPLITS}
+    for n, record in enumerate(records, 1):
+        if record.size != BOARD:
+            continue
+        split = split_of(game_key(record))
+        out = rows[split]
+        for stones, liberties, moves, target in game_positions(record, rate):
+            out["stones"].append(stones)
+            out["liberties"].append(liberties)
+            out["moves"].append(moves)
+            out["targets"].append(target)
+            out["games"].append(games[split])
+        games[split] += 1
+        if log is not None and n % 1000 == 0:
+            log(f"{n} games read")
+    shapes = {"stones": (BOARD, BOARD), "liberties": (BOARD, BOARD), "moves": (3,),
+              "targets": (), "games": ()}
+    types = {"stones": np.int8, "liberties": np.int8, "moves": np.int16, "targets": np.int16,
+             "games": np.int32}
+    arrays = {s: {a: np.array(v, dtype=types[a]).reshape((-1,) + shapes[a])
+                  for a, v in rows[s].items()} for s in SPLITS}
+    return arrays, games
+
+
+def save_positions(path, arrays, metadata):
+    flat = {f"{s}_{a}": v for s, d in arrays.items() for a, v in d.items()}
+    with open(path, "wb") as f:
+        np.savez_compressed(f, metadata=np.array(json.dumps(metadata, sort_keys=True)), **flat)
+
+
+def load_positions(path):
+    """``(arrays, metadata)`` of a file of :func:`save_positions`."""
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(str(z["metadata"]))
+        arrays = {s: {a: z[f"{s}_{a}"] for a in ARRAYS} for s in SPLITS}
+    return arrays, meta
+
+
+# ----------------------------------------------------------------------------- symmetry
+def transformed(batch, symmetry):
+    """A batch ``(stones, liberties, moves, targets)`` under one of the board's 8 symmetries
+    (:func:`mcgo.board.symmetry.images`: the image of each row-major point)."""
+    stones, liberties, moves, targets = batch
+    b, n = stones.shape[0], stones.shape[1]
+    image = images(n)[symmetry].astype(np.int64)
+
+    def board(a):
+        out = np.empty_like(a).reshape(b, n * n)
+        out[:, image] = a.reshape(b, n * n)
+        return out.reshape(b, n, n)
+
+    moved = np.where(moves >= 0, image[np.maximum(moves, 0)], -1).astype(moves.dtype)
+    return board(stones), board(liberties), moved, image[targets.astype(np.int64)]
+
+
+# ----------------------------------------------------------------------------- the net in JAX
+def forward(params, x, layers):
+    """The ``(B, N*N)`` logits of float32 planes ``x`` ``(B, N, N, F)`` (JAX arrays)."""
+    jax, jnp, _ = _jax()
+    dims = ("NHWC", "HWIO", "NHWC")
+    for i in range(layers - 1):
+        x = jax.lax.conv_general_dilated(x, params[f"conv{i}_w"], (1, 1), "SAME",
+                                         dimension_numbers=dims) + params[f"conv{i}_b"]
+        x = jax.nn.relu(x)
+    x = jax.lax.conv_general_dilated(x, params["out_w"], (1, 1), "SAME", dimension_numbers=dims)
+    logits = x[..., 0] + params["out_b"]
+    return logits.reshape(x.shape[0], -1)
+
+
+def top1(net_logits, targets):
+    return float(np.mean(np.argmax(net_logits, axis=1) == targets))
+
+
+def _checkpoint_arrays(params, opt_state, best, step, best_top1, history):
+    jax, _, _ = _jax()
+    leaves = jax.tree_util.tree_leaves(opt_state)
+    out = {f"param_{k}": np.asarray(v) for k, v in params.items()}
+    out.update({f"best_{k}": np.asarray(v) for k, v in best.items()})
+    out.update({f"opt_{i}": np.asarray(v) for i, v in enumerate(leaves)})
+    out["step"] = np.array(step)
+    out["best_top1"] = np.array(best_top1)
+    out["history"] = np.array(json.dumps(history))
+    return out
+
+
+def train(arrays, layers=6, channels=32, steps=20000, batch_size=128, learning_rate=1e-3,
+          eval_every=500, validation_positions=5000, seed=0, checkpoint=None, stop_at=None,
+          log=None):
+    """Train a :class:`PolicyNet` on ``arrays`` (:func:`positions`); returns ``(net,
+    history)``, ``history`` a list of ``{"step", "loss", "validation_top1", "seconds"}``.
+    ``checkpoint``: a file to write every ``eval_every`` steps and to start again from;
+    ``stop_at``: stop after that step (a checkpoint then carries the run on; the learning
+    rate's schedule is still the one of ``steps``)."""
+    jax, jnp, optax = _jax()
+    train_set, valid = arrays["train"], arrays["validation"]
+    if len(train_set["targets"]) == 0 or len(valid["targets"]) == 0:
+        raise ValueError("no training or no validation positions")
+    init = PolicyNet.random(BOARD, layers, channels, seed)
+    params = {k: jnp.asarray(v) for k, v in init.arrays.items()}
+    schedule = optax.cosine_decay_schedule(learning_rate, steps)
+    optimiser = optax.adam(schedule)
+    opt_state = optimiser.init(params)
+    best = dict(params)
+    best_top1, start, history = -1.0, 0, []
+    if checkpoint is not None and pathlib.Path(checkpoint).is_file():
+        with np.load(checkpoint, allow_pickle=False) as z:
+            params = {k: jnp.asarray(z[f"param_{k}"]) for k in params}
+            best = {k: jnp.asarray(z[f"best_{k}"]) for k in params}
+            treedef = jax.tree_util.tree_structure(opt_state)
+            count = len(jax.tree_util.tree_leaves(opt_state))
+            opt_state = jax.tree_util.tree_unflatten(
+                treedef, [jnp.asarray(z[f"opt_{i}"]) for i in range(count)])
+            start, best_top1 = int(z["step"]), float(z["best_top1"])
+            history = json.loads(str(z["history"]))
+        if log:
+            log(f"resumed at step {start} (best validation top-1 {best_top1:.4f})")
+
+    def loss_fn(p, x, y):
+        logits = forward(p, x, layers)
+        return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+
+    @jax.jit
+    def step_fn(p, s, x, y):
+        loss, grads = jax.value_and_grad(loss_fn)(p, x, y)
+        updates, s = optimiser.update(grads, s, p)
+        return optax.apply_updates(p, updates), s, loss
+
+    logits_fn = jax.jit(lambda p, x: forward(p, x, layers))
+    n_train = len(train_set["targets"])
+    nv = min(validation_positions, len(valid["targets"]))
+    vx = planes(valid["stones"][:nv], valid["liberties"][:nv], valid["moves"][:nv])
+    vy = valid["targets"][:nv].astype(np.int64)
+
+    def validation_top1(p):
+        out = [np.asarray(logits_fn(p, vx[i:i + 512])) for i in range(0, nv, 512)]
+        return top1(np.concatenate(out), vy)
+
+    began = time.monotonic()
+    losses = []
+    for step in range(start, steps if stop_at is None else min(steps, stop_at)):
+        rng = np.random.default_rng([seed, step])       # the same batch on a resumed run
+        pick = rng.integers(0, n_train, batch_size)
+        batch = (train_set["stones"][pick], train_set["liberties"][pick],
+                 train_set["moves"][pick], train_set["targets"][pick])
+        stones, liberties, moves, targets = transformed(batch, int(rng.integers(SYMMETRIES)))
+        x = jnp.asarray(planes(stones, liberties, moves))
+        params, opt_state, loss = step_fn(params, opt_state, x, jnp.asarray(targets))
+        losses.append(float(loss))
+        if (step + 1) % eval_every == 0 or step + 1 in (steps, stop_at):
+            v = validation_top1(params)
+            if v > best_top1:
+                best_top1, best = v, dict(params)
+            history.append(dict(step=step + 1, loss=float(np.mean(losses)), validation_top1=v,
+                                seconds=round(time.monotonic() - began, 1)))
+            losses = []
+            if log:
+                log(f"step {step + 1}: loss {history[-1]['loss']:.3f}, validation top-1 {v:.4f}")
+            if checkpoint is not None:
+                tmp = pathlib.Path(str(checkpoint) + ".tmp")
+                with open(tmp, "wb") as f:
+                    np.savez(f, **_checkpoint_arrays(params, opt_state, best, step + 1,
+                                                     best_top1, history))
+                tmp.replace(checkpoint)
+    net = PolicyNet({k: np.asarray(v) for k, v in best.items()},
+                    dict(init.metadata, name="trained", channels=channels,
+                         first_kernel=FIRST_KERNEL))
+    return net, history
+
+
+def evaluate(net, split_arrays, limit=None):
+    """Top-1 of the NumPy net on a split's positions (all, or the first ``limit``), the
+    softmax over every point as in training."""
+    n = len(split_arrays["targets"]) if limit is None else min(limit, len(split_arrays["targets"]))
+    hits = 0
+    for i in range(n):
+        x = planes(split_arrays["stones"][i], split_arrays["liberties"][i], split_arrays["moves"][i])
+        hits += int(np.argmax(net.logits(x)) == split_arrays["targets"][i])
+    return hits / max(n, 1), n

@@ -1,0 +1,161 @@
+"""The small convolutional policy net (mcgo.models.policy_net, its training in
+mcgo.train.policy_net_train): its inputs against sgfmill's reading of professional games and
+under the board's 8 symmetries, the NumPy forward pass against JAX's, training that learns
+and resumes where it stopped, and bad files and command lines."""
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import mcgo
+from helpers import sgfmill_board, sgfmill_group
+from mcgo.board import coords
+from mcgo.board.symmetry import SYMMETRIES, map_point
+from mcgo.cli import main
+from mcgo.models import policy_net as PN
+from mcgo.sgf import SgfError, read_directory
+
+MOVE_NUMBERS = (30, 90, 150)
+
+
+@pytest.fixture(scope="module")
+def records(goban_games_dir):
+    return [r for r in read_directory(goban_games_dir)
+            if not isinstance(r, SgfError) and r.size == 19 and not r.setups
+            and len(r.moves) > max(MOVE_NUMBERS)][:40]
+
+
+def board_at(record, n):
+    board = mcgo.Board(19, komi=7.5)
+    for color, p in record.moves[:n]:
+        board.play(p, color)
+    return board
+
+
+def test_inputs_are_the_position_as_sgfmill_reads_it(records):
+    """Own and opponent stones as the side to move sees them, each stone's chain's liberties
+    (capped at 3) by a flood fill of sgfmill's board, the last two moves of the record."""
+    checked = 0
+    for record in records[:4]:
+        for n in MOVE_NUMBERS:
+            board = board_at(record, n)
+            ref = sgfmill_board(board)
+            stones, liberties, moves = PN.compact(board.pts, board.info)
+            x = PN.planes(stones, liberties, moves)
+            mine = "b" if board.to_move == mcgo.BLACK else "w"
+            for row in range(19):
+                for col in range(19):
+                    colour = ref.get(row, col)
+                    i = row * 19 + col
+                    assert x[row, col, PN.P_EMPTY] == (colour is None)
+                    assert x[row, col, PN.P_OWN] == (colour == mine)
+                    assert x[row, col, PN.P_OPPONENT] == (colour not in (None, mine))
+                    if colour is not None:
+                        libs = min(3, len(sgfmill_group(ref, 19, row, col)[1]))
+                        plane = (PN.P_OWN_1 if colour == mine else PN.P_OPP_1) + libs - 1
+                        assert x[row, col, plane] == 1.0 and liberties[row, col] == libs, (i, libs)
+                        checked += 1
+            last, previous = record.moves[n - 1][1], record.moves[n - 2][1]
+            for plane, point in ((PN.P_LAST, last), (PN.P_PREVIOUS, previous)):
+                row, col = coords.row_col(point, 19)
+                assert x[:, :, plane].sum() == 1 and x[row, col, plane] == 1
+            assert (x[:, :, PN.P_ONES] == 1).all()
+    assert checked > 500
+
+
+def test_the_trainers_symmetries_are_the_boards(records):
+    """A batch turned by symmetry s is the compact form of the game replayed turned by s
+    (mcgo.board.symmetry.map_point), the move played included."""
+    from mcgo.train.policy_net_train import transformed
+    record = records[0]
+    n = 60
+    board = board_at(record, n)
+    target = record.moves[n][1]
+    original = PN.compact(board.pts, board.info)
+    batch = tuple(a[None] for a in original) + (np.array([coords.row_col(target, 19)[0] * 19
+                                                          + coords.row_col(target, 19)[1]]),)
+    for s in range(SYMMETRIES):
+        image = mcgo.Board(19, komi=7.5)
+        for color, p in record.moves[:n]:
+            image.play(map_point(p, s, 19), color)
+        stones, liberties, moves = PN.compact(image.pts, image.info)
+        turned = transformed(batch, s)
+        assert (turned[0][0] == stones).all() and (turned[1][0] == liberties).all(), s
+        assert (turned[2][0] == moves).all(), s
+        row, col = coords.row_col(map_point(target, s, 19), 19)
+        assert turned[3][0] == row * 19 + col, s
+
+
+def test_numpy_forward_equals_the_jax_forward(records):
+    """The engine's NumPy pass and the training's JAX pass give the same logits."""
+    pytest.importorskip("jax", reason="the train extra (JAX) is not installed")
+    import jax.numpy as jnp
+    from mcgo.train.policy_net_train import forward
+    net = PN.PolicyNet.random(size=19, layers=4, channels=16, seed=3)
+    xs = np.stack([PN.planes(*PN.compact(b.pts, b.info))
+                   for b in (board_at(r, n) for r in records[:3] for n in MOVE_NUMBERS)])
+    mine = np.stack([net.logits(x).reshape(-1) for x in xs])
+    theirs = np.asarray(forward({k: jnp.asarray(v) for k, v in net.arrays.items()},
+                                jnp.asarray(xs), net.layers))
+    assert mine.shape == theirs.shape == (9, 361)
+    assert np.allclose(mine, theirs, rtol=1e-4, atol=1e-4)
+    probs = net.probabilities(board_at(records[0], 30))
+    assert abs(sum(probs.values()) - 1.0) < 1e-9 and all(v > 0 for v in probs.values())
+
+
+def test_training_learns_and_a_stopped_run_goes_on_from_its_checkpoint(records, tmp_path):
+    """On goban games split by game: the trained net predicts the validation games'
+    professional moves well above chance (1/361), and a run stopped half way and started
+    again from its checkpoint ends with the weights of the run that never stopped."""
+    pytest.importorskip("jax", reason="the train extra (JAX) is not installed")
+    from mcgo.train.policy_net_train import evaluate, positions, train
+    arrays, games = positions(records, rate=0.3)
+    assert games["train"] > 20 and len(arrays["validation"]["targets"]) > 50
+    options = dict(layers=3, channels=8, steps=60, batch_size=32, learning_rate=3e-3,
+                   eval_every=30)
+    whole, history = train(arrays, **options)
+    assert [h["step"] for h in history] == [30, 60]
+    checkpoint = tmp_path / "run.ckpt.npz"
+    train(arrays, checkpoint=checkpoint, stop_at=30, **options)
+    again, history2 = train(arrays, checkpoint=checkpoint, **options)
+    assert [h["step"] for h in history2] == [30, 60]
+    for name, value in whole.arrays.items():
+        assert np.allclose(value, again.arrays[name], rtol=1e-5, atol=1e-6), name
+    top1, n = evaluate(whole, arrays["validation"])
+    assert n == len(arrays["validation"]["targets"])
+    assert top1 == pytest.approx(max(h["validation_top1"] for h in history))
+    assert top1 > 5 / 361
+
+
+def test_net_file_round_trip_and_bad_files(tmp_path):
+    net = PN.PolicyNet.random(size=9, layers=3, channels=4, seed=2)
+    path = tmp_path / "net.npz"
+    net.save(path)
+    again = PN.load(path)
+    board = mcgo.Board(9)
+    board.play("C3")
+    assert again.probabilities(board) == net.probabilities(board)
+    with pytest.raises(PN.PolicyNetError, match="no such"):
+        PN.load(tmp_path / "missing.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(PN.PolicyNetError, match="not a readable"):
+        PN.load(tmp_path / "junk.npz")
+    np.savez(tmp_path / "other.npz", metadata=np.array('{"format": "x"}'))
+    with pytest.raises(PN.PolicyNetError, match="format 'x'"):
+        PN.load(tmp_path / "other.npz")
+    with pytest.raises(PN.PolicyNetError, match="not 19x19"):
+        again.move_logits(mcgo.Board(19).pts, mcgo.Board(19).info)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["-o", "{tmp}/n.npz"], "give GAMES"),
+    (["{games}", "-o", "{tmp}/n.npz", "--stop-at", "5"], "--stop-at needs --checkpoint"),
+    (["{games}", "-o", "{tmp}/no/n.npz"], "there is no folder"),
+    (["{games}", "-o", "{tmp}/n.npz", "--rate", "0"], "--rate"),
+])
+def test_command_line_errors_are_one_line_before_any_work(tmp_path, goban_games_dir, args, says):
+    args = [a.format(tmp=tmp_path, games=goban_games_dir) for a in args]
+    result = CliRunner().invoke(main, ["learn", "policy-net"] + args)
+    assert result.exit_code == 2, result.output
+    assert says in result.output
+    assert not (tmp_path / "n.npz").exists()
