@@ -164,10 +164,6 @@ NAMED_SETTINGS = {s.name: s for s in (
                                    "V * b virtual visits, all won, which the search's own visits "
                                    "outweigh",
             strong=0.0, thesis=0.0),
-    Setting("score_value", float, "share of a playout's value that its final margin gives: a win "
-                                  "is worth 1 - s + s * margin / area, a loss s * (1 + margin / "
-                                  "area) (Fuego's score modification; 0: win or loss only)",
-            strong=0.0, thesis=0.0, slot=14),
     Setting("opening_rave_equiv", float, "rave_equiv for the first OPENING_RAVE_MOVES moves of a "
                                          "game on 19x19 (0: rave_equiv throughout)",
             strong=50.0, thesis=0.0),

@@ -19,9 +19,8 @@ tree move is legal before playing it, so even a torn read cannot corrupt its pos
 
 import math
 
-from ..board.kernels import (BLACK, BOARDSIZE, EMPTIES, LEGAL, NEMPTY, PASS, PASSES,
-                             PREVIOUS_MOVE, TO_MOVE, WIDTH, copy_position, legality, owner_map,
-                             play_legal)
+from ..board.kernels import (BLACK, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, PREVIOUS_MOVE,
+                             TO_MOVE, WIDTH, copy_position, legality, owner_map, play_legal)
 from ..jit import kernel
 from ..playout.common import RECORD_COLORS, random_below
 from ..playout.dispatch import run_playout
@@ -29,7 +28,7 @@ from ..playout.scoring import add_owner, black_margin, win_value
 from ..tactics.eyes import is_true_eye
 from .presets import (P_EXPAND_AFTER, P_EXPLORATION, P_FIRST_PLAY, P_KOMI, P_MODEL_DEPTH,
                       P_MODEL_PRIOR, P_MODEL_SHAPE, P_POLICY, P_PRIORS, P_RAVE, P_RAVE_EQUIV,
-                      P_SCORE_VALUE, P_SKIP_EYES, P_TERRITORY, P_VIRTUAL_LOSS)
+                      P_SKIP_EYES, P_TERRITORY, P_VIRTUAL_LOSS)
 from .priors import PRIOR_CLOSED_PASS, set_model_priors, set_priors
 from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, FIRST_CHILD, LIMIT,
                    MODEL_PRIORED, MOVE, NEXT_FREE, NUM_CHILDREN, PARENT, PRIOR_VISITS,
@@ -192,20 +191,6 @@ def backup(ints, floats, params, path, depth, root_to_move, black_result, margin
 
 
 @kernel
-def score_shaped(black_result, margin, share, area):
-    """Black's value of a playout with the final margin weighed in (Fuego's score
-    modification): a win is worth ``1 - share`` plus up to ``share`` by its size, a loss up to
-    ``share`` by how small it is, so that the value still orders every win above every loss,
-    and among wins the larger; a jigo stays 0.5. ``margin / area`` is clipped to [-1, 1]."""
-    if black_result == 0.5:
-        return 0.5
-    x = min(1.0, max(-1.0, margin / area))
-    if black_result > 0.5:
-        return 1.0 - share + share * x
-    return share * (1.0 + x)
-
-
-@kernel
 def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info, work,
                   owner, record, amaf_color, path, rng, owner_sum, model, forbid):
     """One simulation: descend from the root by ``select_child``, expand the leaf when it
@@ -262,9 +247,6 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
         komi += placed
     margin = black_margin(owner, komi)
     black_result = win_value(margin)
-    if params[P_SCORE_VALUE] > 0.0:
-        black_result = score_shaped(black_result, margin, params[P_SCORE_VALUE],
-                                    info0[BOARDSIZE] * info0[BOARDSIZE])
     backup(ints, floats, params, path, depth, root_to_move, black_result, margin, record,
            n_record, amaf_color)
     if owner_sum.shape[0] == owner.shape[0]:

@@ -33,8 +33,7 @@ P_MODEL_PRIOR = _SLOT["model_prior"]    # virtual visits of the learned move mod
 P_MODEL_DEPTH = _SLOT["model_depth"]    # ... only for children this many plies from the root or fewer (0: all)
 P_MODEL_SHAPE = _SLOT["model_prior_shape"]  # how the model's probabilities become virtual wins (priors.set_model_priors)
 P_TERRITORY = 13      # 1: territory scoring, each stone placed in the tree costs its side a point
-P_SCORE_VALUE = _SLOT["score_value"]    # share of a playout's value its final margin gives
-NPARAMS = 15
+NPARAMS = 14
 assert sorted(list(_SLOT.values()) + [P_KOMI, P_POLICY, P_TERRITORY]) == list(range(NPARAMS))
 
 THESIS_EXPLORATION = options.THESIS_EXPLORATION
