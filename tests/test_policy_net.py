@@ -159,3 +159,25 @@ def test_command_line_errors_are_one_line_before_any_work(tmp_path, goban_games_
     assert result.exit_code == 2, result.output
     assert says in result.output
     assert not (tmp_path / "n.npz").exists()
+
+
+def test_the_prediction_table_scores_the_net_as_its_probabilities_rank_the_moves(records):
+    """``mcgo learn evaluate NET``'s table counts a hit where the net's most probable legal
+    move is the professional's, and its log-probability is the softmax's over the legal
+    points (the pass has no chance)."""
+    from mcgo.train.evaluate import evaluate
+    net = PN.PolicyNet.random(size=19, layers=3, channels=8, seed=4)
+    games = records[:3]
+    table = evaluate(net, games, moves=(80, 83), split=None)
+    hits, log_p, n = 0, 0.0, 0
+    for record in games:
+        for number in range(80, 84):
+            board = board_at(record, number - 1)
+            played = record.moves[number - 1][1]
+            probs = net.probabilities(board)
+            hits += max(probs, key=probs.get) == played
+            log_p += np.log(probs[played])
+            n += 1
+    assert table["all"]["positions"] == n == 12
+    assert table["all"]["top1"] == pytest.approx(hits / n)
+    assert table["all"]["mean_log_p"] == pytest.approx(log_p / n, rel=1e-5)

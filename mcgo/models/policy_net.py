@@ -167,6 +167,21 @@ class PolicyNet:
             raise PolicyNetError(f"the net is for {self.size}x{self.size}, not {size}x{size}")
         return self.logits(planes(*compact(pts, info, color))).reshape(size * size)
 
+    def scores(self, pts, info, color, previous=None):
+        """(moves, logits) of every legal move, pass last with no chance (-inf): the
+        move model's interface, for the prediction tables (``previous`` is the position's
+        own)."""
+        size = int(info[K.BOARDSIZE])
+        moves = np.zeros(size * size + 1, dtype=np.int32)
+        n = K.legal_moves(pts, info, color, moves)
+        moves[n] = K.PASS
+        moves = moves[:n + 1]
+        logits = self.move_logits(pts, info, color).astype(np.float64)
+        rows, cols = np.divmod(moves[:n].astype(np.int64), size + 2)
+        out = np.full(n + 1, -np.inf)
+        out[:n] = logits[(rows - 1) * size + (cols - 1)]
+        return moves, out
+
     def probabilities(self, board, color=None):
         """``{point: probability}`` over the legal moves of a Board (no pass)."""
         color = board.to_move if color is None else color
@@ -186,6 +201,15 @@ class PolicyNet:
         with open(path, "wb") as f:
             np.savez_compressed(f, metadata=np.array(json.dumps(meta, sort_keys=True)),
                                 **self.arrays)
+
+
+def is_policy_net_file(path):
+    """True when ``path`` is a policy net file (by its metadata's format)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return "metadata" in z.files and json.loads(str(z["metadata"])).get("format") == FORMAT
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, AttributeError):
+        return False
 
 
 def load(path):
@@ -215,5 +239,5 @@ def load(path):
     return PolicyNet({n: arrays[n] for n in needed}, meta)
 
 
-__all__ = ["FORMAT", "NPLANES", "PolicyNet", "PolicyNetError", "VERSION", "compact", "load",
-           "planes"]
+__all__ = ["FORMAT", "NPLANES", "PolicyNet", "PolicyNetError", "VERSION", "compact",
+           "is_policy_net_file", "load", "planes"]

@@ -191,6 +191,12 @@ def _is_ownership_network(path):
     return is_network_file(path)
 
 
+def _is_policy_net(path):
+    """True when ``path`` is a file of ``mcgo learn policy-net``."""
+    from ..models.policy_net import is_policy_net_file
+    return is_policy_net_file(path)
+
+
 def _move_range(text):
     if text is None:
         return (1, None)
@@ -288,9 +294,9 @@ def moves_command(games, output, size, max_games, min_seen, spatial_min_played, 
                    "positions (same move numbers) of the validation games of GAMES.")
 def evaluate_command(model, games, move_range, size, part, as_json, fit_positions):
     """Move prediction of MODEL (a file, 'default' for the shipped model, 'hand' for the
-    tree's hand-written priors, 'uniform', or seed 003's ownership network as a 1-ply
-    ranker: 'dagrnn' for the shipped one or a file of `mcgo learn ownership`) on the test
-    games of GAMES."""
+    tree's hand-written priors, 'uniform', a policy net of `mcgo learn policy-net`, or seed
+    003's ownership network as a 1-ply ranker: 'dagrnn' for the shipped one or a file of
+    `mcgo learn ownership`) on the test games of GAMES."""
     from ..models.movemodel import ModelError, MoveModel, open_model
     from .movemodel import read_records
     span = _move_range(move_range)
@@ -299,6 +305,12 @@ def evaluate_command(model, games, move_range, size, part, as_json, fit_position
         chosen = MoveModel.uniform()
     elif model == "hand":
         chosen = HandPriors()
+    elif os.path.isfile(model) and _is_policy_net(model):
+        from ..models.policy_net import PolicyNetError, load
+        try:
+            chosen = load(model)
+        except PolicyNetError as e:
+            raise click.BadParameter(str(e), param_hint="MODEL") from None
     elif model == "dagrnn" or _is_ownership_network(model):
         from ..models.ownership.model import open_ownership
         from ..models.ownership.network import NetworkError
