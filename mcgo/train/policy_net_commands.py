@@ -11,6 +11,8 @@ import click
 from ..clitypes import Number, OutputFile
 from ..extras import require
 
+EVALUATED_POSITIONS = 20000     # of each split, by the NumPy pass (+-0.7% on a top-1 of 0.4)
+
 
 @click.command("policy-net")
 @click.argument("games", nargs=-1, type=click.Path(exists=True))
@@ -70,12 +72,13 @@ def policy_net_command(games, output, positions_file, checkpoint, rate, layers, 
                          batch_size=batch_size, learning_rate=learning_rate,
                          eval_every=eval_every, seed=seed, checkpoint=checkpoint,
                          stop_at=stop_at, log=lambda line: click.echo(line, err=True))
-    validation, nv = evaluate(net, arrays["validation"])
-    test, nt = evaluate(net, arrays["test"]) if sizes["test"] else (None, 0)
+    validation, nv = evaluate(net, arrays["validation"], EVALUATED_POSITIONS)
+    test, nt = evaluate(net, arrays["test"], EVALUATED_POSITIONS) if sizes["test"] else (None, 0)
     net.metadata.update(
         data=meta.get("sources"), games=meta.get("games"), rate=meta.get("rate"),
         split=SPLIT_SALT.decode(), commit=git_commit() or "unknown", positions=sizes,
-        metrics={"validation_top1": validation, "test_top1": test}, history=history,
+        metrics={"validation_top1": validation, "validation_positions": nv, "test_top1": test,
+                 "test_positions": nt}, history=history,
         steps=steps, batch_size=batch_size, learning_rate=learning_rate, seed=seed)
     net.save(output)
     click.echo(json.dumps({"output": str(output), "validation_top1": validation,
