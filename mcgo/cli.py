@@ -176,8 +176,8 @@ def advice_options(command):
                      metavar="FILE|default|auto|none",
                      help="Learned move model for the tree's priors (near the root: the "
                           "model_depth setting): a file (mcgo learn moves), the shipped one "
-                          "(default), the shipped one where it was measured to help: 9x9 and "
-                          "19x19 (auto), or none."),
+                          "(default), the shipped one where it was measured to help: 9x9, "
+                          "13x13 and 19x19 (auto), or none."),
     ]
     for option in reversed(decorators):
         command = option(command)

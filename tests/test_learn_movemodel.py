@@ -495,20 +495,21 @@ def test_a_kept_tree_gets_the_model_prior_where_the_root_moved_near(small_model,
 
 def test_auto_model_gives_priors_on_the_measured_sizes_with_their_settings():
     """``--model auto`` is the shipped model for the tree's priors on the sizes where it was
-    measured to help (9x9 at every depth in the sqrt shape, 19x19 within 2 in the ratio
-    shape) and no prior elsewhere (13x13); ``default`` gives them on every size with the
+    measured to help (9x9 at every depth in the sqrt shape, 13x13 and 19x19 within 2 in the
+    ratio shape) and no prior elsewhere (7x7); ``default`` gives them on every size with the
     preset's settings; a ``--set`` value wins over both."""
     from mcgo.search.priors import MODEL_PRIOR_VISITS
     from mcgo.search.search import Search
     auto, default = M.open_model("auto"), M.open_model("default")
     assert auto.prior_settings == M.AUTO_MODEL_PRIORS and default.prior_settings is None
-    assert {s: v["model_depth"] for s, v in M.AUTO_MODEL_PRIORS.items()} == {9: 0, 19: 2}
-    for size, moves in ((9, ["E5", "C3", "G4"]), (13, ["K10", "D4", "K4"]), (19, ["Q16", "D4", "R4"])):
+    assert {s: v["model_depth"] for s, v in M.AUTO_MODEL_PRIORS.items()} == {9: 0, 13: 2, 19: 2}
+    for size, moves in ((7, ["D4", "C3", "E5"]), (9, ["E5", "C3", "G4"]), (13, ["K10", "D4", "K4"]),
+                        (19, ["Q16", "D4", "R4"])):
         board = mcgo.Board(size)
         for move in moves:
             board.play(move)
         probs = default.probabilities(board)
-        for model, used in ((auto, size in (9, 19)), (default, True)):
+        for model, used in ((auto, size in (9, 13, 19)), (default, True)):
             search = Search(seed=1, model=model, priors=0)
             search.run(board, playouts=30)
             stats = search.root_stats(board)
@@ -522,11 +523,12 @@ def test_auto_model_gives_priors_on_the_measured_sizes_with_their_settings():
                     assert s.prior_wins == s.prior_visits
             else:
                 assert {s.prior_visits for s in stats} == {MODEL_PRIOR_VISITS}, (size, used)
-        assert Search(model=auto).model_depth(board) == {9: 0, 19: 2}.get(size, 4)
+        assert Search(model=auto).model_depth(board) == {9: 0, 13: 2, 19: 2}.get(size, 4)
         assert Search(model=auto, model_depth=7).model_depth(board) == 7
         assert Search(model=auto, model_prior=50).model_setting(board, "model_prior") == 50
     # GTP reports what the search uses: the prior's visits where it applies, else 0
-    for size, prior, depth, shape in ((9, 100, 0, 1), (13, 0, 4, 0), (19, MODEL_PRIOR_VISITS, 2, 0)):
+    for size, prior, depth, shape in ((7, 0, 4, 0), (9, 100, 0, 1), (13, MODEL_PRIOR_VISITS, 2, 0),
+                                      (19, MODEL_PRIOR_VISITS, 2, 0)):
         session = Session(size=size, model=auto)
         assert float(session.send("kata-get-param model_prior")) == prior
         assert float(session.send("kata-get-param model_depth")) == depth

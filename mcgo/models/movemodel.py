@@ -181,9 +181,11 @@ AUTO_SIZE_MODELS = {9: package_file("mcgo.models", "weights", "moves-9x9.npz")}
 # (benchmarks/journal/, issue 12), each with the settings of the prior it won with: the
 # sizes and settings ``--model auto`` uses (a setting given with --set wins). On 9x9 the
 # sqrt shape (Pachi's form) beat the ratio shape, and at every depth with 100 it beat
-# Pachi's 210 within 4 plies at equal time (+76 Elo over 200 games).
+# Pachi's 210 within 4 plies at equal time (+76 Elo over 200 games). On 13x13 the 19x19
+# settings won 78-22 against no prior at 1 s a move (+220 Elo, benchmarks/RESULTS.md).
 AUTO_MODEL_PRIORS = {
     9: dict(model_depth=0, model_prior=100.0, model_prior_shape=1),
+    13: dict(model_depth=2, model_prior=20.0, model_prior_shape=0),
     19: dict(model_depth=2, model_prior=20.0, model_prior_shape=0),
 }
 
