@@ -26,10 +26,14 @@ EVALUATED_POSITIONS = 20000     # of each split, by the NumPy pass (+-0.7% on a 
               help="Share of each game's positions taken (a repeatable sample).")
 @click.option("--layers", type=click.IntRange(2, 20), default=6, show_default=True,
               help="Convolutions, the 1x1 output one included.")
-@click.option("--channels", type=click.IntRange(1, 512), default=32, show_default=True)
-@click.option("--steps", type=click.IntRange(1), default=20000, show_default=True)
-@click.option("--batch-size", type=click.IntRange(1), default=128, show_default=True)
-@click.option("--learning-rate", type=Number(0, min_open=True), default=1e-3, show_default=True)
+@click.option("--channels", type=click.IntRange(1, 512), default=32, show_default=True,
+              help="Channels of every convolution but the output one.")
+@click.option("--steps", type=click.IntRange(1), default=20000, show_default=True,
+              help="Training steps in all (the learning rate decays over them).")
+@click.option("--batch-size", type=click.IntRange(1), default=128, show_default=True,
+              help="Positions a step.")
+@click.option("--learning-rate", type=Number(0, min_open=True), default=1e-3, show_default=True,
+              help="Adam's starting learning rate (a cosine decay to 0 over --steps).")
 @click.option("--eval-every", type=click.IntRange(1), default=500, show_default=True,
               help="Steps between validation measurements and checkpoints.")
 @click.option("--stop-at", type=click.IntRange(1), default=None,
