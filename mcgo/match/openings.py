@@ -81,5 +81,4 @@ def corner_openings(records, moves=40, color=None):
     return dict(by_move), points
 
 
-
 __all__ = ["CORNER_LINES", "MIN_BOARD", "corner_lines", "corner_openings", "empty_corners"]

@@ -25,12 +25,14 @@ trainer adds: data, split, commit, metrics).
 (1.0, False)
 """
 
+import functools
 import json
 import pathlib
 import zipfile
 
 import numpy as np
 
+from ..board import coords
 from ..board import kernels as K
 
 FORMAT = "mcgo-policy-net"
@@ -50,20 +52,23 @@ class PolicyNetError(ValueError):
     """A file that is not a policy net of this version; the message says what is wrong."""
 
 
-def _board_index(size):
-    """The internal point of each of the ``size * size`` points, row by row from the bottom
-    left (row 0 is the first line, as :func:`mcgo.board.coords.point` counts)."""
-    w = size + 2
-    rows, cols = np.divmod(np.arange(size * size), size)
-    return ((rows + 1) * w + cols + 1).astype(np.int64)
+@functools.lru_cache(maxsize=None)
+def _layout(size):
+    """``(points, index)``: the internal point of each row-major index (row 0 the first
+    line, as :func:`mcgo.board.coords.point` counts) and the row-major index of each internal
+    point (-1 off the board and for PASS)."""
+    points = np.array([coords.point(r, c, size) for r in range(size) for c in range(size)],
+                      dtype=np.int64)
+    index = np.full((size + 2) ** 2, -1, dtype=np.int64)
+    index[points] = np.arange(size * size)
+    points.setflags(write=False)
+    index.setflags(write=False)
+    return points, index
 
 
-def _to_index(p, size):
-    """Row-major index (0..N*N-1) of the internal point ``p``, -1 for none or a pass."""
-    if p is None or p <= 0:
-        return -1
-    row, col = divmod(int(p), size + 2)
-    return (row - 1) * size + (col - 1)
+def point_index(p, size):
+    """Row-major index (0..N*N-1) of the internal point ``p``; -1 for a pass or none (-1)."""
+    return -1 if p < 0 else int(_layout(size)[1][p])
 
 
 def compact(pts, info, color=None):
@@ -74,14 +79,14 @@ def compact(pts, info, color=None):
     row-major indices, -1 for none (a pass, the start of the game, no ko)."""
     size = int(info[K.BOARDSIZE])
     color = int(info[K.TO_MOVE]) if color is None else int(color)
-    idx = _board_index(size)
+    idx = _layout(size)[0]
     col = pts[K.COLOR, idx]
     stones = np.where(col == color, OWN, np.where(col == 3 - color, OPPONENT, 0)).astype(np.int8)
     libs = np.minimum(pts[K.LIBS, pts[K.HEAD, idx]], LIBERTY_CAP)
     liberties = np.where(stones > 0, libs, 0).astype(np.int8)
     ko = int(info[K.KO_POINT]) if int(info[K.KO_COLOR]) == color else -1
-    moves = np.array([_to_index(int(info[K.LAST_MOVE]), size),
-                      _to_index(int(info[K.PREVIOUS_MOVE]), size), _to_index(ko, size)],
+    moves = np.array([point_index(int(info[K.LAST_MOVE]), size),
+                      point_index(int(info[K.PREVIOUS_MOVE]), size), point_index(ko, size)],
                      dtype=np.int16)
     return stones.reshape(size, size), liberties.reshape(size, size), moves
 
@@ -177,23 +182,20 @@ class PolicyNet:
         moves[n] = K.PASS
         moves = moves[:n + 1]
         logits = self.move_logits(pts, info, color).astype(np.float64)
-        rows, cols = np.divmod(moves[:n].astype(np.int64), size + 2)
         out = np.full(n + 1, -np.inf)
-        out[:n] = logits[(rows - 1) * size + (cols - 1)]
+        out[:n] = logits[_layout(size)[1][moves[:n]]]
         return moves, out
 
     def probabilities(self, board, color=None):
         """``{point: probability}`` over the legal moves of a Board (no pass)."""
         color = board.to_move if color is None else color
-        logits = self.move_logits(board.pts, board.info, color)
-        index = _board_index(board.size)
-        legal = [int(p) for p in index if board.legality(int(p), color) is None]
-        if not legal:
+        moves, scores = self.scores(board.pts, board.info, color)
+        moves, scores = moves[:-1], scores[:-1]             # the pass has no chance
+        if not len(moves):
             return {}
-        values = np.array([logits[_to_index(p, board.size)] for p in legal], dtype=np.float64)
-        e = np.exp(values - values.max())
+        e = np.exp(scores - scores.max())
         e /= e.sum()
-        return dict(zip(legal, e.tolist()))
+        return {int(m): float(x) for m, x in zip(moves, e)}
 
     def save(self, path):
         meta = dict(self.metadata, format=FORMAT, version=VERSION, size=self.size,
@@ -240,4 +242,4 @@ def load(path):
 
 
 __all__ = ["FORMAT", "NPLANES", "PolicyNet", "PolicyNetError", "VERSION", "compact",
-           "is_policy_net_file", "load", "planes"]
+           "is_policy_net_file", "load", "planes", "point_index"]

@@ -19,8 +19,8 @@ tree move is legal before playing it, so even a torn read cannot corrupt its pos
 
 import math
 
-from ..board.kernels import (BLACK, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, PREVIOUS_MOVE,
-                             TO_MOVE, WIDTH, copy_position, legality, owner_map, play_legal)
+from ..board.kernels import (BLACK, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE, WIDTH,
+                             copy_position, legality, owner_map, play_legal)
 from ..jit import kernel
 from ..playout.common import RECORD_COLORS, random_below
 from ..playout.dispatch import run_playout
@@ -92,7 +92,7 @@ def expand(ints, floats, state, params, node, pts, info, zob, pat3, work, rng, m
                                          or child_depth <= params[P_MODEL_DEPTH]):
         pattern_lg, group_lg, spatial_keys, spatial_lg, vals = model
         set_model_priors(ints[MOVE], floats, first, count, pts, info, zob, work[1], color,
-                         info[PREVIOUS_MOVE], params[P_MODEL_PRIOR], int(params[P_MODEL_SHAPE]), pattern_lg,
+                         params[P_MODEL_PRIOR], int(params[P_MODEL_SHAPE]), pattern_lg,
                          group_lg, spatial_keys, spatial_lg, vals)
         ints[MODEL_PRIORED, node] = 1
     if params[P_PRIORS] != 0.0:
@@ -310,7 +310,7 @@ def complete_model_priors(ints, floats, params, pts0, info0, zob, pts, info, mod
                     saved[c - first] = floats[PRIOR_WINS, c]
                     floats[PRIOR_WINS, c] = 0.0
                 set_model_priors(ints[MOVE], floats, first, count, pts, info, zob, ladder,
-                                 info[TO_MOVE], info[PREVIOUS_MOVE], params[P_MODEL_PRIOR],
+                                 info[TO_MOVE], params[P_MODEL_PRIOR],
                                  int(params[P_MODEL_SHAPE]), pattern_lg, group_lg, spatial_keys,
                                  spatial_lg, vals)
                 for c in range(first, first + count):

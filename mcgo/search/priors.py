@@ -19,7 +19,7 @@ times less likely like a loss; the hand-written priors come on top.
 
 import math
 
-from ..board.kernels import BOARDSIZE, COLOR, HEAD, LAST_MOVE, LIBS, PASS, WIDTH
+from ..board.kernels import BOARDSIZE, COLOR, HEAD, LAST_MOVE, LIBS, PASS, PREVIOUS_MOVE, WIDTH
 from ..jit import kernel
 from ..models.movemodel import move_log_gamma
 from ..playout.pattern_policy import neighbourhood_code
@@ -138,8 +138,8 @@ def set_priors(ints_moves, floats, first, count, pts, info, zob, pat3, ladder, c
 
 
 @kernel
-def set_model_priors(ints_moves, floats, first, count, pts, info, zob, ladder, color, previous,
-                     strength, shape, pattern_lg, group_lg, spatial_keys, spatial_lg, vals):
+def set_model_priors(ints_moves, floats, first, count, pts, info, zob, ladder, color, strength,
+                     shape, pattern_lg, group_lg, spatial_keys, spatial_lg, vals):
     """The learned model's prior of the ``count`` new children from column ``first``, in one
     of two shapes (``shape``, the ``model_prior_shape`` setting):
 
@@ -149,8 +149,10 @@ def set_model_priors(ints_moves, floats, first, count, pts, info, zob, ladder, c
       ``P`` the model's probability among these moves (Pachi's pattern prior: every move the
       model likes looks good at first, the more so the likelier; none looks bad).
 
-    Call it before :func:`set_priors` (it uses the children's PRIOR_WINS as scratch)."""
+    The model reads the position's last two moves (``info``), as it was trained. Call it
+    before :func:`set_priors` (it uses the children's PRIOR_WINS as scratch)."""
     last = info[LAST_MOVE]
+    previous = info[PREVIOUS_MOVE]
     best = -1e300
     for c in range(first, first + count):
         lg = move_log_gamma(pts, info, zob, ladder, ints_moves[c], color, last, previous,

@@ -21,6 +21,7 @@ result.
 Play needs none of this: :func:`train` returns a :class:`PolicyNet`.
 """
 
+import functools
 import json
 import pathlib
 import time
@@ -29,11 +30,12 @@ import numpy as np
 
 from ..board.symmetry import SYMMETRIES, images
 from ..extras import MissingExtra, install_hint
-from ..models.policy_net import FIRST_KERNEL, PolicyNet, compact, planes
+from ..models.policy_net import FIRST_KERNEL, PolicyNet, compact, planes, point_index
 from .movemodel import game_states, sampled
 from .split import SPLITS, game_key, split_of
 
 BOARD = 19
+_images = functools.lru_cache(maxsize=None)(images)   # read-only tables, the same every batch
 ARRAYS = ("stones", "liberties", "moves", "targets", "games")
 
 
@@ -57,8 +59,7 @@ def game_positions(record, rate=1.0):
         if point <= 0 or (rate < 1.0 and not sampled(key, number, rate)):
             continue
         stones, liberties, moves = compact(pts, info, color)
-        row, col = divmod(int(point), size + 2)
-        yield stones, liberties, moves, (row - 1) * size + (col - 1)
+        yield stones, liberties, moves, point_index(int(point), size)
 
 
 def positions(records, rate=1.0, log=None):
@@ -109,7 +110,7 @@ def transformed(batch, symmetry):
     (:func:`mcgo.board.symmetry.images`: the image of each row-major point)."""
     stones, liberties, moves, targets = batch
     b, n = stones.shape[0], stones.shape[1]
-    image = images(n)[symmetry].astype(np.int64)
+    image = _images(n)[symmetry].astype(np.int64)
 
     def board(a):
         out = np.empty_like(a).reshape(b, n * n)
