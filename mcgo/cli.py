@@ -256,6 +256,11 @@ def open_move_model(choice):
                    "one (ecfg, 9x9), a file of mcgo learn ecfg, or none.")
 @click.option("--evaluator-visits", type=Number(0, min_open=True), default=10.0, show_default=True,
               help="Virtual visits of --evaluator's value on each root move.")
+@click.option("--policy-net", "policy_net", default=None, metavar="FILE",
+              help="A policy net of mcgo learn policy-net as a prior on the root's moves, "
+                   "--policy-prior virtual visits with P(move) / P(best) of them won.")
+@click.option("--policy-prior", type=Number(0, min_open=True), default=30.0, show_default=True,
+              help="Virtual visits of --policy-net's prior on each root move.")
 @click.option("--ponder", is_flag=True,
               help="After each move, search on in the opponent's time, until the next "
                    "command or half the tree memory (--max-memory) is used; the next move "
@@ -276,8 +281,8 @@ def open_move_model(choice):
               help="Weight of the move scorer's value (0-1) as a bonus on the search's first "
                    "moves (0: none).")
 def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior, corner_net,
-        status_search, evaluator, evaluator_visits, ponder, player_kind, td_net, scorer, cfg_prior,
-        **engine_settings):
+        status_search, evaluator, evaluator_visits, policy_net, policy_prior, ponder, player_kind,
+        td_net, scorer, cfg_prior, **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -315,6 +320,14 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--evaluator") from None
 
+    policy = None
+    if policy_net is not None:
+        from .models.policy_net import PolicyNetError, load
+        try:
+            policy = load(policy_net)
+        except PolicyNetError as e:
+            raise click.BadParameter(str(e), param_hint="--policy-net") from None
+
     move_player = move_scorer = None
     if player_kind == "cfg" or cfg_prior:
         from .models.cfg_scorer import ScorerError, open_scorer
@@ -347,6 +360,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
             ownership_prior=(prior_net, ownership_prior) if ownership_prior else None,
             evaluator_prior=(outcome_model, evaluator_visits) if outcome_model is not None
             else None,
+            policy_prior=(policy, policy_prior) if policy is not None else None,
             move_player=move_player, playout_player=player_kind == "playout",
             move_scorer=move_scorer, cfg_prior=cfg_prior,
             opening_advisor=advisor if casebase != "default"

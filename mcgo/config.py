@@ -54,7 +54,8 @@ class SearchConfig:
     playout policy, threads, seed, memory, the learned move model of the tree's priors
     (a :class:`mcgo.models.movemodel.MoveModel` or None) and the root evaluators' priors
     (``ownership_prior``: seed 003's network and its virtual visits, a number or a dict by
-    board size; ``evaluator_prior``: seed 002's ECFG evaluator and its visits; or None)."""
+    board size; ``evaluator_prior``: seed 002's ECFG evaluator and its visits;
+    ``policy_prior``: the policy net of ``mcgo learn policy-net`` and its visits; or None)."""
     preset: str = options.DEFAULT_PRESET
     policy: str = options.DEFAULT_POLICY
     threads: int = 1
@@ -65,6 +66,7 @@ class SearchConfig:
     settings: Mapping[str, float] = field(default_factory=dict)
     ownership_prior: Optional[tuple] = None
     evaluator_prior: Optional[tuple] = None
+    policy_prior: Optional[tuple] = None
 
     def __post_init__(self):
         if self.preset not in options.PRESETS:
@@ -82,6 +84,7 @@ class SearchConfig:
             raise ValueError(f"max_memory_mb {self.max_memory_mb}: must be more than 0")
         _check_prior("ownership_prior", self.ownership_prior)
         _check_prior("evaluator_prior", self.evaluator_prior)
+        _check_prior("policy_prior", self.policy_prior)
         object.__setattr__(self, "threads", int(self.threads))
         object.__setattr__(self, "seed", options.normalize_seed(self.seed))
         object.__setattr__(self, "settings", _frozen_settings(self.settings))
@@ -138,6 +141,7 @@ class EngineConfig:
     model: Any = None
     ownership_prior: Optional[tuple] = None
     evaluator_prior: Optional[tuple] = None
+    policy_prior: Optional[tuple] = None
     ownership_net: Any = None
     corner_net: Any = None
     status_search: int = 0
@@ -176,7 +180,8 @@ class EngineConfig:
                             seed=self.seed, max_memory_mb=self.max_memory_mb,
                             parallel=self.parallel, model=self.model, settings=self.settings,
                             ownership_prior=self.ownership_prior,
-                            evaluator_prior=self.evaluator_prior)
+                            evaluator_prior=self.evaluator_prior,
+                            policy_prior=self.policy_prior)
 
     def replace(self, **changes):
         """A copy with ``changes``, as :meth:`SearchConfig.replace`."""

@@ -327,7 +327,7 @@ class Player:
         if self._pass_search is None:
             self._pass_search = self.search.copy(
                 max_memory_mb=self.search.max_memory_mb * PASS_CHECK_SHARE, model=None,
-                ownership_prior=None, evaluator_prior=None)
+                ownership_prior=None, evaluator_prior=None, policy_prior=None)
         return self._pass_search
 
 

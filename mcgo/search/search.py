@@ -159,9 +159,11 @@ class Search:
     # Seed 003's 1-ply ranker as a prior of the root's children: (OwnershipModel, virtual
     # visits, or a dict of them by board size), or None; seed 002's ECFG outcome evaluator
     # of the position after each root move, the same way: (OutcomeModel, visits), or None.
+    # The policy net (mcgo.models.policy_net) the same way: (PolicyNet, visits), or None.
     # Given once per root node (a reused root keeps it).
     ownership_prior = property(lambda self: self.config.ownership_prior)
     evaluator_prior = property(lambda self: self.config.evaluator_prior)
+    policy_prior = property(lambda self: self.config.policy_prior)
 
     # ------------------------------------------------------------------ trees
     def set_seed(self, seed):
@@ -276,12 +278,14 @@ class Search:
         * all won: the root bonus when the ``bonus_visits`` setting V makes it a prior
           (V * bonus virtual visits; the thesis's additive bonus never fades, these are
           outweighed by the search's own visits as they grow);
-        * the root evaluators' (:attr:`ownership_prior`, :attr:`evaluator_prior`): each
+        * the root evaluators' (:attr:`ownership_prior`, :attr:`evaluator_prior`,
+          :attr:`policy_prior`): each
           gives every root child ``visits`` virtual visits and ``visits * r`` virtual wins,
           ``r`` in 0..1 its value of the move."""
         priors = []                             # (ratios, model, virtual visits)
         for ratios, source in ((self._ownership_ratios, self.ownership_prior),
-                               (self._evaluator_ratios, self.evaluator_prior)):
+                               (self._evaluator_ratios, self.evaluator_prior),
+                               (self._policy_ratios, self.policy_prior)):
             visits = 0.0 if source is None else options.for_size(source[1], board.size)
             if visits:
                 priors.append((ratios, source[0], visits))
@@ -316,6 +320,18 @@ class Search:
         moves, areas = model.move_areas(board.pts, board.root_info, board.to_move)
         ratio = np.exp((areas - areas.max()) / model.temperature)
         return dict(zip(moves.tolist(), ratio.tolist()))
+
+    @staticmethod
+    def _policy_ratios(net, board):
+        """``P(move) / P(best)`` per legal move by the policy net, the move model's prior
+        form (:mod:`.priors`); none on a size the net was not trained for."""
+        if net.size != board.size:
+            return {}
+        moves, scores = net.scores(board.pts, board.root_info, board.to_move)
+        moves, scores = moves[:-1], scores[:-1]             # the pass: the net has no chance
+        if not len(moves):
+            return {}
+        return dict(zip(moves.tolist(), np.exp(scores - scores.max()).tolist()))
 
     @staticmethod
     def _evaluator_ratios(model, board):
