@@ -311,11 +311,11 @@ def test_model_file_round_trip_and_bad_files(small_model, tmp_path):
         board.play(move)
     assert again.probabilities(board) == small_model.probabilities(board)
 
-    with pytest.raises(M.ModelError, match="no such model file"):
+    with pytest.raises(M.ModelError, match="no such move model file"):
         M.load(tmp_path / "missing.npz")
     cut = tmp_path / "cut.npz"
     cut.write_bytes(path.read_bytes()[:200])
-    with pytest.raises(M.ModelError, match="not a readable"):
+    with pytest.raises(M.ModelError, match="not a move model file"):
         M.load(cut)
     other = tmp_path / "other.npz"
     np.savez(other, x=np.zeros(3))
@@ -368,7 +368,7 @@ def test_hand_priors_predict_professional_moves_above_random_and_below_the_model
 
 def test_commands_reject_bad_input_in_one_line(tmp_path, goban_games_dir):
     runner = CliRunner()
-    for args, text in ((["evaluate", str(tmp_path / "none.npz"), str(goban_games_dir)], "no such model"),
+    for args, text in ((["evaluate", str(tmp_path / "none.npz"), str(goban_games_dir)], "no such move model"),
                        (["evaluate", "uniform", str(goban_games_dir), "--moves", "9-3"], "--moves"),
                        (["evaluate", "uniform", str(tmp_path / "nowhere")], "no such file"),
                        (["moves", str(tmp_path), "-o", str(tmp_path / "m.npz")], "no SGF"),
@@ -537,7 +537,7 @@ def test_auto_model_gives_priors_on_the_measured_sizes_with_their_settings():
 
 def test_gtp_model_option_rejects_a_bad_file(tmp_path):
     result = CliRunner().invoke(main, ["gtp", "--model", str(tmp_path / "none.npz")])
-    assert result.exit_code == 2 and "no such model file" in result.output
+    assert result.exit_code == 2 and "no such move model file" in result.output
 
 
 def test_the_shipped_model_loads_and_matches_its_recorded_metadata(goban_games_dir):

@@ -214,7 +214,7 @@ def test_broken_files_give_a_clear_error(tmp_path):
 
     text = tmp_path / "text.npz"
     text.write_text("not a zip file\n")
-    with pytest.raises(NetworkError, match="not a network file"):
+    with pytest.raises(NetworkError, match="not a DAG-RNN network file"):
         Network.load(text)
 
     lacking = tmp_path / "lacking.npz"

@@ -138,7 +138,7 @@ def test_net_file_round_trip_and_bad_files(tmp_path):
     with pytest.raises(PN.PolicyNetError, match="no such"):
         PN.load(tmp_path / "missing.npz")
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
-    with pytest.raises(PN.PolicyNetError, match="not a readable"):
+    with pytest.raises(PN.PolicyNetError, match="not a .npz archive"):
         PN.load(tmp_path / "junk.npz")
     np.savez(tmp_path / "other.npz", metadata=np.array('{"format": "x"}'))
     with pytest.raises(PN.PolicyNetError, match="format 'x'"):

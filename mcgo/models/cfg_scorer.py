@@ -23,6 +23,7 @@ import numpy as np
 
 from ..jit import allocating_kernel
 from ..resources import package_file
+from . import weights_file
 from .cfg import NFEATURES, relative_subgraph_features
 
 FORMAT = "mcgo-cfg-scorer"
@@ -151,14 +152,9 @@ KINDS = {ForestScorer.kind: ForestScorer, SvmScorer.kind: SvmScorer}
 
 def load_scorer(path):
     """A scorer saved by :meth:`Scorer.save`; :class:`ScorerError` saying what is wrong."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(bytes(data["metadata"]).decode())
-            arrays = {k: data[k] for k in data.files if k != "metadata"}
-    except (OSError, ValueError, KeyError) as e:
-        raise ScorerError(f"{path}: not a CFG scorer file ({e})") from None
-    if meta.get("format") != FORMAT or meta.get("kind") not in KINDS:
-        raise ScorerError(f"{path}: not a CFG scorer file")
+    arrays, meta = weights_file.read(path, FORMAT, "CFG scorer", ScorerError)
+    if meta.get("kind") not in KINDS:
+        raise ScorerError(f"{path}: not a CFG scorer file (kind {meta.get('kind')!r})")
     if meta.get("version", 0) > VERSION:
         raise ScorerError(f"{path}: version {meta['version']} is newer than this mcgo's {VERSION}")
     kind = KINDS[meta["kind"]]

@@ -29,6 +29,8 @@ import json
 
 import numpy as np
 
+from . import weights_file
+
 # mcgo.board (and with it Numba) is imported inside the functions that need it: the command
 # line (``mcgo learn corner``'s registration) imports this module, and ``mcgo --help`` must
 # answer without Numba.
@@ -172,15 +174,12 @@ class CornerNet:
     @classmethod
     def load(cls, path):
         """A net written by :meth:`save`; ValueError naming the file when it is not one."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(bytes(data["metadata"]).decode())
-                if meta.get("format") != FORMAT:
-                    raise ValueError(f"format {meta.get('format')!r}, not {FORMAT!r}")
-                n = len(LAYERS) - 1
-                net = cls([data[f"w{i}"] for i in range(n)], [data[f"b{i}"] for i in range(n)], meta)
-        except (OSError, ValueError, KeyError) as e:
-            raise ValueError(f"{path}: not a corner net file ({e})") from None
+        arrays, meta = weights_file.read(path, FORMAT, "corner net")
+        n = len(LAYERS) - 1
+        missing = [name for i in range(n) for name in (f"w{i}", f"b{i}") if name not in arrays]
+        if missing:
+            raise ValueError(f"{path}: not a corner net file (no {', '.join(missing)})")
+        net = cls([arrays[f"w{i}"] for i in range(n)], [arrays[f"b{i}"] for i in range(n)], meta)
         for i, w in enumerate(net.w):
             if w.shape != (LAYERS[i], LAYERS[i + 1]):
                 raise ValueError(f"{path}: layer {i} is {w.shape}, not {(LAYERS[i], LAYERS[i + 1])}")

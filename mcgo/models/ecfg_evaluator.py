@@ -9,6 +9,7 @@ import pathlib
 import numpy as np
 
 from ..resources import package_file
+from . import weights_file
 from .ecfg import Ecfg, point_weights
 from .seedstats import SeedStats
 
@@ -56,14 +57,10 @@ class OutcomeModel:
 
     @classmethod
     def load(cls, path):
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(bytes(data["metadata"]).decode())
-                arrays = {k: data[k] for k in ("coef", "intercept", "scale")}
-        except (OSError, ValueError, KeyError) as e:
-            raise ValueError(f"{path}: not an ECFG evaluator ({e})") from None
-        if meta.get("format") != FORMAT:
-            raise ValueError(f"{path}: not an ECFG evaluator")
+        arrays, meta = weights_file.read(path, FORMAT, "ECFG evaluator")
+        missing = [k for k in ("coef", "intercept", "scale") if k not in arrays]
+        if missing:
+            raise ValueError(f"{path}: not an ECFG evaluator file (no {', '.join(missing)})")
         stats = SeedStats.load(stats_path(path)) if meta["weighting"] != "count" else None
         return cls(meta["d"], meta["weighting"], meta["stones"], arrays["coef"],
                    arrays["intercept"], arrays["scale"], stats, meta)

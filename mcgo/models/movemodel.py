@@ -33,8 +33,6 @@ microseconds on 19x19.
 """
 
 import json
-import pathlib
-import zipfile
 
 import numpy as np
 
@@ -44,7 +42,7 @@ from ..board.kernels import LAST_MOVE, PASS, legal_moves
 from ..tactics.ladder import new_ladder_space
 from ..jit import inline_kernel, kernel
 from . import move_features as F
-from . import spatial
+from . import spatial, weights_file
 from .move_features import MAXVALUES, NCODES, NGROUPS, PATTERN, move_values
 from .spatial import largest_known
 from ..resources import package_file
@@ -52,7 +50,7 @@ from ..resources import package_file
 FORMAT = "mcgo-move-model"
 FORMAT_VERSION = 2
 ARRAYS = ("pattern_codes", "pattern_log_gamma", "group_log_gamma", "spatial_contents",
-          "spatial_sizes", "spatial_log_gamma", "metadata")
+          "spatial_sizes", "spatial_log_gamma")
 
 
 class ModelError(ValueError):
@@ -207,25 +205,7 @@ def open_model(choice):
 
 def load(path):
     """The :class:`MoveModel` of a file; raises :class:`ModelError` saying what is wrong."""
-    path = pathlib.Path(path)
-    if not path.is_file():
-        raise ModelError(f"{path}: no such model file")
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            if "metadata" not in z.files:
-                raise ModelError(f"{path}: not a move model (no metadata)")
-            arrays = {a: z[a] for a in ARRAYS if a in z.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
-        if isinstance(e, ModelError):
-            raise
-        raise ModelError(f"{path}: not a readable .npz move model ({e})") from None
-    try:
-        meta = json.loads(str(arrays["metadata"]))
-    except ValueError:
-        raise ModelError(f"{path}: metadata is not JSON") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise ModelError(f"{path}: format {meta.get('format') if isinstance(meta, dict) else None!r}"
-                         f", expected {FORMAT!r}")
+    arrays, meta = weights_file.read(path, FORMAT, "move model", ModelError)
     if meta.get("version") != FORMAT_VERSION or meta.get("feature_version") != F.FEATURE_VERSION:
         raise ModelError(f"{path}: version {meta.get('version')}/features {meta.get('feature_version')}"
                          f", this mcgo reads {FORMAT_VERSION}/{F.FEATURE_VERSION}")

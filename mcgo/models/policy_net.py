@@ -27,13 +27,12 @@ trainer adds: data, split, commit, metrics).
 
 import functools
 import json
-import pathlib
-import zipfile
 
 import numpy as np
 
 from ..board import coords
 from ..board import kernels as K
+from . import weights_file
 
 FORMAT = "mcgo-policy-net"
 VERSION = 1
@@ -207,30 +206,12 @@ class PolicyNet:
 
 def is_policy_net_file(path):
     """True when ``path`` is a policy net file (by its metadata's format)."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            return "metadata" in z.files and json.loads(str(z["metadata"])).get("format") == FORMAT
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError, AttributeError):
-        return False
+    return weights_file.is_format(path, FORMAT)
 
 
 def load(path):
     """The :class:`PolicyNet` of a file; raises :class:`PolicyNetError` saying what is wrong."""
-    path = pathlib.Path(path)
-    if not path.is_file():
-        raise PolicyNetError(f"{path}: no such policy net file")
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {name: z[name] for name in z.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
-        raise PolicyNetError(f"{path}: not a readable .npz policy net ({e})") from None
-    try:
-        meta = json.loads(str(arrays.pop("metadata")))
-    except (KeyError, ValueError):
-        raise PolicyNetError(f"{path}: no JSON metadata") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise PolicyNetError(f"{path}: format {meta.get('format') if isinstance(meta, dict) else None!r}"
-                             f", expected {FORMAT!r}")
+    arrays, meta = weights_file.read(path, FORMAT, "policy net", PolicyNetError)
     if meta.get("version") != VERSION:
         raise PolicyNetError(f"{path}: version {meta.get('version')!r}, expected {VERSION}")
     layers = int(meta.get("layers", 0))

@@ -51,7 +51,6 @@ import hashlib
 import io
 import json
 import pathlib
-import zipfile
 
 import numpy as np
 
@@ -59,6 +58,7 @@ from .. import __version__
 from ..board import BLACK, WHITE, Board, coords
 from ..board import kernels as K
 from . import patterns3 as P
+from . import weights_file
 
 FORMAT = "mcgo-seedstats"
 FORMAT_VERSION = 1
@@ -312,19 +312,8 @@ class SeedStats:
     def load(cls, path):
         """Read a file written by :meth:`save`; raises :class:`SeedStatsError` when it is not
         one, is of another version, or its arrays do not match their checksum."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {name: data[name] for name in data.files}
-        except FileNotFoundError:
-            raise
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
-            raise SeedStatsError(f"{path}: not a seed statistics file ({e})") from None
-        try:
-            header = json.loads(arrays.pop("header").tobytes().decode())
-        except (KeyError, ValueError, UnicodeDecodeError):
-            raise SeedStatsError(f"{path}: not a seed statistics file (no readable header)") from None
-        if header.get("format") != FORMAT:
-            raise SeedStatsError(f"{path}: not a seed statistics file (format {header.get('format')!r})")
+        arrays, header = weights_file.read(path, FORMAT, "seed statistics", SeedStatsError,
+                                           entry="header")
         if header.get("format_version") != FORMAT_VERSION:
             raise SeedStatsError(f"{path}: format version {header.get('format_version')}, this mcgo "
                                  f"reads {FORMAT_VERSION}: rebuild it with `mcgo learn patterns`")

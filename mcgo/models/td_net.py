@@ -6,9 +6,9 @@ The board is imported where it is used: ``mcgo learn td``'s options read :data:`
 while the command line is built, without Numba.
 """
 
-import json
-
 import numpy as np
+
+from . import weights_file
 
 SIZE = 7
 KOMI = 8.5
@@ -101,14 +101,11 @@ def shipped_nets():
 
 
 def load_net(path):
+    arrays, meta = weights_file.read(path, FORMAT, "TD net")
     try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(bytes(data["metadata"]).decode())
-            if meta.get("format") != FORMAT:
-                raise ValueError("not a TD net")
-            net = Mlp(meta["sizes"])
-            net.w = [data[f"w{l}"] for l in range(len(net.w))]
-            net.b = [data[f"b{l}"] for l in range(len(net.b))]
-    except (OSError, ValueError, KeyError) as e:
+        net = Mlp(meta["sizes"])
+        net.w = [arrays[f"w{l}"] for l in range(len(net.w))]
+        net.b = [arrays[f"b{l}"] for l in range(len(net.b))]
+    except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"{path}: not a TD net file ({e})") from None
     return net, meta

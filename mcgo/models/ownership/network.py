@@ -47,12 +47,11 @@ The file is a ``.npz`` of the arrays of :data:`ARRAY_NAMES` and a JSON ``metadat
 """
 
 import json
-import pathlib
-import zipfile
 
 import numpy as np
 
 from ...jit import inline_kernel, kernel
+from .. import weights_file
 
 FORMAT = "mcgo-dagrnn"
 VERSION = 1
@@ -261,23 +260,7 @@ class Network:
     def load(cls, path):
         """Read a file of :meth:`save`; :class:`NetworkError` with the reason when it is not
         one (missing, damaged, another format or version, an array missing or misshapen)."""
-        path = pathlib.Path(path)
-        if not path.is_file():
-            raise NetworkError(f"{path}: no such network file")
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {name: data[name] for name in data.files}
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
-            raise NetworkError(f"{path}: not a network file (damaged or truncated: {e})") from None
-        if "metadata" not in arrays:
-            raise NetworkError(f"{path}: not a network file (no metadata)")
-        try:
-            meta = json.loads(arrays.pop("metadata").tobytes().decode())
-        except (ValueError, UnicodeDecodeError):
-            raise NetworkError(f"{path}: not a network file (unreadable metadata)") from None
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise NetworkError(f"{path}: not a DAG-RNN network file (format "
-                               f"{meta.get('format') if isinstance(meta, dict) else None!r})")
+        arrays, meta = weights_file.read(path, FORMAT, "DAG-RNN network", NetworkError)
         if meta.get("version") != VERSION:
             raise NetworkError(f"{path}: network format version {meta.get('version')}, this "
                                f"mcgo reads {VERSION}: retrain it with `mcgo learn ownership`")
@@ -313,11 +296,4 @@ def _jsonable(value):
 
 def is_network_file(path):
     """True when ``path`` opens as a DAG-RNN network file (of any version)."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            if "metadata" not in data.files:
-                return False
-            meta = json.loads(data["metadata"].tobytes().decode())
-    except Exception:  # noqa: BLE001 - anything unreadable is simply not one
-        return False
-    return isinstance(meta, dict) and meta.get("format") == FORMAT
+    return weights_file.is_format(path, FORMAT)
