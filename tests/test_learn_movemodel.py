@@ -276,8 +276,8 @@ def test_numba_scorer_equals_the_training_path(small_model, goban_games_dir):
     total = np.bincount(data.positions, weights=data.counts * np.exp(ls), minlength=data.npositions)
     training_p = np.exp(ls[data.winners]) / total
     scorer_p = []
-    for _, pts, info, color, point, previous in MT.game_states(record):
-        moves, scores = small_model.scores(pts, info, color, previous)
+    for _, pts, info, color, point in MT.game_states(record):
+        moves, scores = small_model.scores(pts, info, color)
         p = np.exp(scores - scores.max())
         scorer_p.append(p[moves == point][0] / p.sum())
     assert len(scorer_p) == len(training_p) > 100
@@ -285,8 +285,8 @@ def test_numba_scorer_equals_the_training_path(small_model, goban_games_dir):
 
 
 def test_positions_know_the_move_before_the_last_as_the_record_has_it(goban_games_dir):
-    """The ``previous`` of every training position (the board's own PREVIOUS_MOVE, which the
-    tree's and the playouts' model also read) is the move two before, passes included, as
+    """The move before the last of every training position (the board's own PREVIOUS_MOVE,
+    which the tree's and the playouts' model also read) is the move two before, passes included, as
     sgfmill reads the record's file; the first two moves have none (-1) and one."""
     from sgfmill import sgf as sgfmill_sgf
     path = sorted(goban_games_dir.glob("*.sgf"))[3]
@@ -295,7 +295,7 @@ def test_positions_know_the_move_before_the_last_as_the_record_has_it(goban_game
     played = [node.get_move()[1] for node in game.get_main_sequence()[1:]
               if node.get_move()[0] is not None]
     point = [coords.from_sgfmill(m, size) for m in played]
-    seen = [previous for _, _, _, _, _, previous in MT.game_states(sgf.read_game(path))]
+    seen = [int(info[K.PREVIOUS_MOVE]) for _, _, info, _, _ in MT.game_states(sgf.read_game(path))]
     assert len(seen) == len(point) > 100
     assert seen[:2] == [-1, -1] and seen[2:] == point[:-2]
 

@@ -171,10 +171,9 @@ class PolicyNet:
             raise PolicyNetError(f"the net is for {self.size}x{self.size}, not {size}x{size}")
         return self.logits(planes(*compact(pts, info, color))).reshape(size * size)
 
-    def scores(self, pts, info, color, previous=None):
+    def scores(self, pts, info, color):
         """(moves, logits) of every legal move, pass last with no chance (-inf): the
-        move model's interface, for the prediction tables (``previous`` is the position's
-        own)."""
+        move model's interface, for the prediction tables."""
         size = int(info[K.BOARDSIZE])
         moves = np.zeros(size * size + 1, dtype=np.int32)
         n = K.legal_moves(pts, info, color, moves)

@@ -83,7 +83,7 @@ class HandPriors:
         self.sharpness = sharpness
         self._ladder = {}
 
-    def scores(self, pts, info, color, previous=-1):
+    def scores(self, pts, info, color):
         """(moves, scores) of every legal move, pass last."""
         from ..board import kernels as K
         from ..board.board import zobrist
@@ -116,13 +116,13 @@ def scored_positions(model, record, moves=(1, None)):
     the legal moves, the played move's index among them, legal points without pass, CPU
     seconds the scoring took with its Python call)``."""
     from .movemodel import game_states
-    for number, pts, info, color, point, previous in game_states(record):
+    for number, pts, info, color, point in game_states(record):
         if number < moves[0] or (moves[1] is not None and number > moves[1]):
             continue
         if point == PASS:
             continue
         started = time.process_time()
-        legal, scores = model.scores(pts, info, color, previous)
+        legal, scores = model.scores(pts, info, color)
         seconds = time.process_time() - started
         where = np.flatnonzero(legal == point)
         if len(where):

@@ -39,9 +39,8 @@ CHUNK = 8                   # games handed to a worker process at a time
 
 # ----------------------------------------------------------------------------- positions
 def game_states(record):
-    """Yield ``(move_number, pts, info, color, point, previous)`` just before every move of a
-    game (1-based numbers, passes included; ``previous``: the move before the last, -1: none).
-    The arrays are the live position: read them before asking for the next move. Stops at the
+    """Yield ``(move_number, pts, info, color, point)`` just before every move of a game
+    (1-based numbers, passes included; ``info`` has the last two moves, -1: none). The arrays are the live position: read them before asking for the next move. Stops at the
     first move the board refuses (simple ko, no superko) or at a mid-game set-up."""
     if any(n > 0 for n in record.setups):
         return
@@ -50,7 +49,7 @@ def game_states(record):
     for number, (color, point) in enumerate(record.moves, 1):
         if K.legality(pts, info, point, color) != K.LEGAL:
             return
-        yield number, pts, info, color, point, int(info[K.PREVIOUS_MOVE])
+        yield number, pts, info, color, point
         K.play_legal(pts, info, zob, point, color)
 
 
@@ -78,7 +77,7 @@ def harvest_game(record, rate=1.0):
     hashes, contents = [], []
     scratch = np.zeros(S.SYMMETRIES, dtype=np.int64)
     none = np.full(1, S.NO_KEY, dtype=np.int64)
-    for _, pts, info, color, point, _ in _sample_states(record, rate):
+    for _, pts, info, color, point in _sample_states(record, rate):
         if point == K.PASS:
             continue
         h = np.zeros(S.NSIZES, dtype=np.int64)
@@ -148,8 +147,8 @@ def game_rows(record, spatial, rate=1.0, moves=None, canon=None):
     scratch = np.zeros(S.SYMMETRIES, dtype=np.int64)
     zob, ladder = zobrist(record.size), new_ladder_space(record.size)
     rows, counts, lengths, winners = [], [], [], []
-    for _, pts, info, color, point, previous in _sample_states(record, rate, moves):
-        n = candidate_keys(pts, info, zob, ladder, color, previous, canon, cand, keys, vals)
+    for _, pts, info, color, point in _sample_states(record, rate, moves):
+        n = candidate_keys(pts, info, zob, ladder, color, int(info[K.PREVIOUS_MOVE]), canon, cand, keys, vals)
         where = np.flatnonzero(cand[:n] == point)
         if len(where) == 0:
             break

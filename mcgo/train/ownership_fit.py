@@ -46,7 +46,7 @@ def fit_on_records(model, records, size, moves=(1, None), positions=200, seed=0,
         chosen.setdefault(g, set()).add(n)
     areas, played = [], []
     for g, numbers in chosen.items():
-        for number, pts, info, color, point, _ in game_states(games[g]):
+        for number, pts, info, color, point in game_states(games[g]):
             if number not in numbers or point == K.PASS:
                 continue
             legal, values = model.move_areas(pts, info, color)

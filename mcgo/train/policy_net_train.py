@@ -55,7 +55,7 @@ def game_positions(record, rate=1.0):
     each move that is not a pass (``target``: the move's row-major index)."""
     key = game_key(record) if rate < 1.0 else None
     size = record.size
-    for number, pts, info, color, point, _ in game_states(record):
+    for number, pts, info, color, point in game_states(record):
         if point <= 0 or (rate < 1.0 and not sampled(key, number, rate)):
             continue
         stones, liberties, moves = compact(pts, info, color)

@@ -108,7 +108,7 @@ class OwnershipModel:
             areas[i] = black if color == BLACK else cells - black
         return moves, areas
 
-    def scores(self, pts, info, color, previous=-1):
+    def scores(self, pts, info, color):
         """(moves, log-probabilities up to a constant): ``E / T`` of every legal move."""
         moves, areas = self.move_areas(pts, info, color)
         return moves, areas / self.temperature
