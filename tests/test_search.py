@@ -397,6 +397,37 @@ def test_evaluator_prior_follows_seed_002s_evaluator_once_per_root():
     assert all(again[p] == pytest.approx(stats[p].prior_visits) for p in again if p in stats)
 
 
+
+def test_policy_prior_follows_the_net_once_per_root_on_its_size():
+    """The policy net as a root prior: each legal root child gets the virtual visits once,
+    with ``visits * P(move) / P(best)`` of them won, ``P`` the net's own probabilities (its
+    NumPy pass, which tests/test_policy_net.py holds to the JAX one); none on another size."""
+    from mcgo.models.policy_net import PolicyNet
+    net = PolicyNet.random(size=9, layers=3, channels=8, seed=4)
+    board = mcgo.Board(9, komi=7.0)
+    board.play("E5")
+    board.play("C3")
+    search = Search(seed=1, policy="pattern", policy_prior=(net, 25.0))
+    stats = {m.move: m for m in search.run(board, playouts=300).moves}
+    plain = {m.move: m for m in Search(seed=1, policy="pattern").run(board, playouts=300).moves}
+    extra = {p: stats[p].prior_visits - plain[p].prior_visits
+             for p in stats if p in plain and p != K.PASS}
+    assert len(extra) > 20 and all(v == pytest.approx(25.0) for v in extra.values())
+    probs = net.probabilities(board)
+    best = max(probs.values())
+    for p in extra:
+        assert stats[p].prior_wins - plain[p].prior_wins == pytest.approx(25.0 * probs[p] / best)
+    assert stats[K.PASS].prior_visits == pytest.approx(plain[K.PASS].prior_visits)
+    again = {m.move: m.prior_visits for m in search.run(board, playouts=100).moves}
+    assert all(again[p] == pytest.approx(stats[p].prior_visits) for p in again if p in stats)
+    other = mcgo.Board(13, komi=7.0)
+    other.play("D4")
+    visits = {}
+    for prior in (None, (net, 25.0)):
+        result = Search(seed=1, policy="pattern", policy_prior=prior).run(other, playouts=200)
+        visits[prior is None] = {m.move: m.prior_visits for m in result.moves}
+    assert visits[False] == pytest.approx(visits[True])
+
 def fuego_case(path, test_id):
     """Test ``test_id`` of a Fuego ``.tst`` file as the file runs it: the ``loadsgf`` that
     sets up its position (the last one before it), its command and its expectation."""
