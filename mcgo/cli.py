@@ -162,7 +162,7 @@ def make_opening_advisor(choice, bonus_moves, quiet=False):
 
 def advice_options(command):
     """The options ``mcgo gtp`` and ``mcgo play`` share for the search's advice: the case
-    base and the learned move model."""
+    base, the learned move model and the policy net."""
     decorators = [
         click.option("--casebase", default="auto", show_default=True,
                      metavar="FILE|default|auto|none",
@@ -178,6 +178,14 @@ def advice_options(command):
                           "model_depth setting): a file (mcgo learn moves), the shipped one "
                           "(default), the shipped one where it was measured to help: 9x9, "
                           "13x13 and 19x19 (auto), or none."),
+        click.option("--policy-net", "policy_net", default="default", show_default=True,
+                     metavar="FILE|default|none",
+                     help="Policy net for the root's priors on its board size: "
+                          "--policy-prior virtual visits on each root move, P(move) / P(best) "
+                          "of them won; a file (mcgo learn policy-net), the shipped 19x19 one "
+                          "(default), or none."),
+        click.option("--policy-prior", type=Number(0), default=30.0, show_default=True,
+                     help="Virtual visits of --policy-net's prior on each root move (0: none)."),
     ]
     for option in reversed(decorators):
         command = option(command)
@@ -227,6 +235,18 @@ def open_corner(choice):
 SHIPPED_MODELS = ("default", "auto")
 
 
+def policy_prior_of(choice, visits):
+    """The search's ``policy_prior`` of ``--policy-net`` and ``--policy-prior``: ``(net,
+    visits)``, or None for ``none`` or no visits; a bad file is a usage error."""
+    if choice == "none" or not visits:
+        return None
+    from .models.policy_net import PolicyNetError, open_policy_net
+    try:
+        return open_policy_net(choice), visits
+    except PolicyNetError as e:
+        raise click.BadParameter(str(e), param_hint="--policy-net") from None
+
+
 def open_move_model(choice):
     """The learned move model of ``--model`` (None for ``none``); a bad one is a usage error."""
     if choice == "none":
@@ -256,11 +276,6 @@ def open_move_model(choice):
                    "one (ecfg, 9x9), a file of mcgo learn ecfg, or none.")
 @click.option("--evaluator-visits", type=Number(0, min_open=True), default=10.0, show_default=True,
               help="Virtual visits of --evaluator's value on each root move.")
-@click.option("--policy-net", "policy_net", default=None, metavar="FILE",
-              help="A policy net of mcgo learn policy-net as a prior on the root's moves, "
-                   "--policy-prior virtual visits with P(move) / P(best) of them won.")
-@click.option("--policy-prior", type=Number(0, min_open=True), default=30.0, show_default=True,
-              help="Virtual visits of --policy-net's prior on each root move.")
 @click.option("--ponder", is_flag=True,
               help="After each move, search on in the opponent's time, until the next "
                    "command or half the tree memory (--max-memory) is used; the next move "
@@ -280,9 +295,9 @@ def open_move_model(choice):
 @click.option("--cfg-prior", type=Number(0), default=0.0, show_default=True,
               help="Weight of the move scorer's value (0-1) as a bonus on the search's first "
                    "moves (0: none).")
-def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_prior, corner_net,
-        status_search, evaluator, evaluator_visits, policy_net, policy_prior, ponder, player_kind,
-        td_net, scorer, cfg_prior, **engine_settings):
+def gtp(quiet, casebase, casebase_moves, model_file, policy_net, policy_prior, ownership_net,
+        ownership_prior, corner_net, status_search, evaluator, evaluator_visits, ponder,
+        player_kind, td_net, scorer, cfg_prior, **engine_settings):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -320,14 +335,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--evaluator") from None
 
-    policy = None
-    if policy_net is not None:
-        from .models.policy_net import PolicyNetError, load
-        try:
-            policy = load(policy_net)
-        except PolicyNetError as e:
-            raise click.BadParameter(str(e), param_hint="--policy-net") from None
-
+    policy = policy_prior_of(policy_net, policy_prior)
     move_player = move_scorer = None
     if player_kind == "cfg" or cfg_prior:
         from .models.cfg_scorer import ScorerError, open_scorer
@@ -360,7 +368,7 @@ def gtp(quiet, casebase, casebase_moves, model_file, ownership_net, ownership_pr
             ownership_prior=(prior_net, ownership_prior) if ownership_prior else None,
             evaluator_prior=(outcome_model, evaluator_visits) if outcome_model is not None
             else None,
-            policy_prior=(policy, policy_prior) if policy is not None else None,
+            policy_prior=policy,
             move_player=move_player, playout_player=player_kind == "playout",
             move_scorer=move_scorer, cfg_prior=cfg_prior,
             opening_advisor=advisor if casebase != "default"
@@ -483,8 +491,8 @@ def warmup():
 @corner_net_option
 @status_search_option
 @ownership_prior_option
-def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner_net,
-         status_search, ownership_prior, **engine_settings):
+def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, policy_net, policy_prior,
+         corner_net, status_search, ownership_prior, **engine_settings):
     """Play a game against mcgo in the terminal: type moves like D4, or pass, resign, undo,
     hint, score, save FILE, help, quit."""
     from click.core import ParameterSource
@@ -501,7 +509,8 @@ def play(color, handicap, sgf_path, casebase, casebase_moves, model_file, corner
         raise click.BadParameter(f"no case base file {casebase}", param_hint="--casebase")
     changes = dict(opening_advisor=make_opening_advisor(casebase, casebase_moves, quiet=True),
                    model=open_move_model(model_file), corner_net=open_corner(corner_net),
-                   status_search=status_search)
+                   status_search=status_search,
+                   policy_prior=policy_prior_of(policy_net, policy_prior))
     if handicap and click.get_current_context().get_parameter_source("komi") \
             == ParameterSource.DEFAULT:
         from .apps.terminal import HANDICAP_KOMI

@@ -181,3 +181,28 @@ def test_the_prediction_table_scores_the_net_as_its_probabilities_rank_the_moves
     assert table["all"]["positions"] == n == 12
     assert table["all"]["top1"] == pytest.approx(hits / n)
     assert table["all"]["mean_log_p"] == pytest.approx(log_p / n, rel=1e-5)
+
+
+def test_the_shipped_net_predicts_the_professionals_as_its_metadata_records(goban_games_dir):
+    """The shipped 19x19 net names its data, split and training, and on goban test games
+    (split by game, never trained on) its top-1 is near the test top-1 its training
+    recorded on the KGS and goban test positions."""
+    from mcgo.train.evaluate import evaluate
+    from mcgo.train.movemodel import read_records
+    net = PN.open_policy_net("default")
+    meta = net.metadata
+    assert net.size == 19 and meta["format"] == PN.FORMAT and meta["version"] == PN.VERSION
+    assert meta["data"] == ["goban-original-games", "kgs-6d"] and meta["split"]
+    assert meta["trained_steps"] >= meta["best_step"] > 0 and len(meta["commit"]) == 40
+    table = evaluate(net, read_records([goban_games_dir]), moves=(1, 120))
+    assert table["all"]["positions"] > 3000
+    assert abs(table["all"]["top1"] - meta["metrics"]["test_top1"]) < 0.06
+    assert PN.open_policy_net("none") is None
+
+
+@pytest.mark.parametrize("command", ["gtp", "play"])
+def test_a_bad_policy_net_is_a_one_line_usage_error(tmp_path, command):
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    result = CliRunner().invoke(main, [command, "--policy-net", str(tmp_path / "bad.npz")])
+    assert result.exit_code == 2
+    assert "--policy-net" in result.output and "not a policy net file" in result.output

@@ -32,6 +32,7 @@ import numpy as np
 
 from ..board import coords
 from ..board import kernels as K
+from ..resources import package_file
 from . import weights_file
 
 FORMAT = "mcgo-policy-net"
@@ -221,5 +222,18 @@ def load(path):
     return PolicyNet({n: arrays[n] for n in needed}, meta)
 
 
-__all__ = ["FORMAT", "NPLANES", "PolicyNet", "PolicyNetError", "VERSION", "compact",
-           "is_policy_net_file", "load", "planes", "point_index"]
+SHIPPED = package_file("mcgo.models", "weights", "policy-net.npz")
+PRIOR_VISITS = 30.0     # virtual visits of its root prior (--policy-prior), as measured
+
+
+def open_policy_net(choice):
+    """The net a command line names: ``"none"`` (None), ``"default"`` (the shipped 19x19
+    net, trained on the KGS 6d+ and goban games; see its metadata) or a file."""
+    if choice == "none":
+        return None
+    return load(SHIPPED if choice == "default" else choice)
+
+
+__all__ = ["FORMAT", "NPLANES", "PRIOR_VISITS", "PolicyNet", "PolicyNetError", "SHIPPED",
+           "VERSION", "compact", "is_policy_net_file", "load", "open_policy_net", "planes",
+           "point_index"]

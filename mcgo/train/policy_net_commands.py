@@ -83,7 +83,9 @@ def policy_net_command(games, output, positions_file, checkpoint, rate, layers, 
         split=SPLIT_SALT.decode(), commit=git_commit() or "unknown", positions=sizes,
         metrics={"validation_top1": validation, "validation_positions": nv, "test_top1": test,
                  "test_positions": nt}, history=history,
-        steps=steps, batch_size=batch_size, learning_rate=learning_rate, seed=seed)
+        steps=steps, batch_size=batch_size, learning_rate=learning_rate, seed=seed,
+        trained_steps=history[-1]["step"] if history else 0,
+        best_step=max(history, key=lambda h: h["validation_top1"])["step"] if history else 0)
     net.save(output)
     click.echo(json.dumps({"output": str(output), "validation_top1": validation,
                            "validation_positions": nv, "test_top1": test, "test_positions": nt,
