@@ -432,6 +432,7 @@ def analysis(katago_model, human_model, katago_config, override_config, analysis
     from .apps import analysis_engine as ae
     from .config import EngineConfig
     from .apps.analysis_query import Defaults
+    from .models.policy_net import PRIOR_VISITS
 
     try:
         file_values = ae.read_config_file(katago_config) if katago_config else {}
@@ -443,7 +444,8 @@ def analysis(katago_model, human_model, katago_config, override_config, analysis
     workers = analysis_threads or workers or 2
     config = EngineConfig(preset=preset, policy=policy, threads=threads or search_threads or 1,
                           seed=seed, max_memory_mb=max_memory, settings=settings,
-                          model=open_move_model(model_file))
+                          model=open_move_model(model_file),
+                          policy_prior=policy_prior_of("default", PRIOR_VISITS))
     for text in notes:
         ae.note(text)
     if katago_model or human_model:
