@@ -184,7 +184,8 @@ def advice_options(command):
                           "--policy-prior virtual visits on each root move, P(move) / P(best) "
                           "of them won; a file (mcgo learn policy-net), the shipped 19x19 one "
                           "(default), or none."),
-        click.option("--policy-prior", type=Number(0), default=30.0, show_default=True,
+        click.option("--policy-prior", type=Number(0), default=options.POLICY_PRIOR_VISITS,
+                     show_default=True,
                      help="Virtual visits of --policy-net's prior on each root move (0: none)."),
     ]
     for option in reversed(decorators):
@@ -432,7 +433,6 @@ def analysis(katago_model, human_model, katago_config, override_config, analysis
     from .apps import analysis_engine as ae
     from .config import EngineConfig
     from .apps.analysis_query import Defaults
-    from .models.policy_net import PRIOR_VISITS
 
     try:
         file_values = ae.read_config_file(katago_config) if katago_config else {}
@@ -445,7 +445,7 @@ def analysis(katago_model, human_model, katago_config, override_config, analysis
     config = EngineConfig(preset=preset, policy=policy, threads=threads or search_threads or 1,
                           seed=seed, max_memory_mb=max_memory, settings=settings,
                           model=open_move_model(model_file),
-                          policy_prior=policy_prior_of("default", PRIOR_VISITS))
+                          policy_prior=policy_prior_of("default", options.POLICY_PRIOR_VISITS))
     for text in notes:
         ae.note(text)
     if katago_model or human_model:

@@ -83,6 +83,7 @@ SOLVE_PLAYOUTS = 10000
 SOLVE_SCORER_PRIOR = 1.0
 SEED_MODULUS = 1 << 64   # any integer is a seed: reduced modulo 2^64 (GTP set_random_seed, --seed)
 DEFAULT_MEMORY_MB = 256  # search trees
+POLICY_PRIOR_VISITS = 30.0  # the policy net's virtual visits on each root move (its A/B's)
 
 
 @dataclass(frozen=True)

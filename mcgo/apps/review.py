@@ -88,13 +88,14 @@ class Analyser:
 
     def __init__(self, settings):
         from ..models.movemodel import open_model
-        from ..models.policy_net import PRIOR_VISITS, open_policy_net
+        from ..models.policy_net import open_policy_net
         self.settings = settings
         # The policy net's root prior, as mcgo gtp plays by default (it acts on 19x19 only).
         config = SearchConfig(threads=settings.threads, seed=settings.seed,
                               max_memory_mb=settings.max_memory_mb,
                               model=open_model(settings.model),
-                              policy_prior=(open_policy_net("default"), PRIOR_VISITS))
+                              policy_prior=(open_policy_net("default"),
+                                            options.POLICY_PRIOR_VISITS))
         self.player = Player(config, playouts=settings.visits, seconds=settings.seconds,
                              verbose=False)
         # The kernels load on the first search: not in the first position's seconds.

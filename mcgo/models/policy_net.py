@@ -223,7 +223,6 @@ def load(path):
 
 
 SHIPPED = package_file("mcgo.models", "weights", "policy-net.npz")
-PRIOR_VISITS = 30.0     # virtual visits of its root prior (--policy-prior), as measured
 
 
 def open_policy_net(choice):
@@ -234,6 +233,6 @@ def open_policy_net(choice):
     return load(SHIPPED if choice == "default" else choice)
 
 
-__all__ = ["FORMAT", "NPLANES", "PRIOR_VISITS", "PolicyNet", "PolicyNetError", "SHIPPED",
+__all__ = ["FORMAT", "NPLANES", "PolicyNet", "PolicyNetError", "SHIPPED",
            "VERSION", "compact", "is_policy_net_file", "load", "open_policy_net", "planes",
            "point_index"]
