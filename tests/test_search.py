@@ -428,6 +428,67 @@ def test_policy_prior_follows_the_net_once_per_root_on_its_size():
         visits[prior is None] = {m.move: m.prior_visits for m in result.moves}
     assert visits[False] == pytest.approx(visits[True])
 
+
+def test_policy_net_after_gives_the_nets_prior_below_the_root_once_a_node_has_the_visits():
+    """With ``policy_net_after`` N each node below the root that the search has visited N
+    times gets the net's prior on its children as the root does: against a search of the
+    node's position played out on a Board (the rules' priors alone), its children have the
+    virtual visits more, ``visits * P / P_best`` of them won; a node with fewer visits has
+    none. (The search looks every netprior.SCAN_BATCHES batches, so a node that reached N in
+    the last few may still be waiting.)"""
+    from mcgo.models.policy_net import PolicyNet
+    from mcgo.search import control, netprior
+    from mcgo.search.tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
+    net = PolicyNet.random(size=9, layers=3, channels=8, seed=4)
+    board = mcgo.Board(9, komi=7.0)
+    board.play("E5")
+    board.play("C3")
+    after, prior = 20, 25.0
+    search = Search(seed=1, policy="pattern", policy_prior=(net, prior),
+                    settings={"policy_net_after": after})
+    search.run(board, playouts=2560)
+    tree = search.trees[0]
+    late = after + netprior.SCAN_BATCHES * control.BATCH
+    given = waiting = 0
+    reached = None
+    lines = [((), c) for c in tree.children(tree.root)]
+    for line, node in lines:
+        line = line + (int(tree.ints[MOVE, node]),)
+        kids = list(tree.children(node))
+        if not kids:
+            continue
+        if len(line) < 2:
+            lines.extend((line, c) for c in kids)
+        position = board.copy()
+        for move in line:
+            position.play(move)
+        alone = {m.move: m for m in Search(seed=1, policy="pattern").run(position, playouts=1).moves}
+        probs = net.probabilities(position)
+        best = max(probs.values())
+        visits = tree.floats[VISITS, node]
+        for c in kids:
+            move = int(tree.ints[MOVE, c])
+            extra = tree.floats[PRIOR_VISITS, c] - alone[move].prior_visits
+            won = tree.floats[PRIOR_WINS, c] - alone[move].prior_wins
+            if visits < after or move == K.PASS:
+                assert extra == pytest.approx(0.0) and won == pytest.approx(0.0)
+            elif visits >= late:
+                assert extra == pytest.approx(prior)
+                assert won == pytest.approx(prior * probs[move] / best)
+        given += visits >= late
+        if len(line) == 2 and visits >= late:
+            reached = line
+        waiting += after <= visits < late
+    assert given >= 5, (given, waiting)
+    # A node that had the prior below the root keeps it, once, when the game reaches it.
+    assert reached, "no node two plies down had the visits"
+    for move in reached:
+        board.play(move)
+    kept = {m.move: m for m in search.run(board, playouts=1).moves}
+    alone = {m.move: m for m in Search(seed=1, policy="pattern").run(board, playouts=1).moves}
+    assert all(kept[p].prior_visits - alone[p].prior_visits == pytest.approx(prior)
+               for p in kept if p != K.PASS)
+
 def fuego_case(path, test_id):
     """Test ``test_id`` of a Fuego ``.tst`` file as the file runs it: the ``loadsgf`` that
     sets up its position (the last one before it), its command and its expectation."""

@@ -37,7 +37,7 @@ from ..playout import MODEL_POLICIES, policy_id, shape_table, thread_seed
 from ..playout.learned_policy import default_model, model_tables
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.dispatch import new_work
-from . import kernels
+from . import kernels, netprior
 from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, P_RAVE_EQUIV, P_TERRITORY,
                       parameter_vector, settings)
 from .control import Control
@@ -119,6 +119,7 @@ class Search:
         self.last_result = None
         self.last_board = None
         self._prior_roots = set()
+        self._policy_nodes = {}     # tree index: the nodes whose children have the net's prior
         # The moves the next searches may not try (:class:`~.movefilter.MoveFilter`, the
         # GUIs' allow and avoid), or None; the trees are grown anew when it changes.
         self.move_filter = None
@@ -217,6 +218,7 @@ class Search:
             for t in self.trees:
                 t.reset()
             self._prior_roots.clear()   # node numbers start again
+            self._policy_nodes.clear()
         self._root_history = list(board.history)
         self._root_to_move = board.to_move
         return reused
@@ -281,11 +283,23 @@ class Search:
         * the root evaluators' (:attr:`ownership_prior`, :attr:`evaluator_prior`,
           :attr:`policy_prior`): each
           gives every root child ``visits`` virtual visits and ``visits * r`` virtual wins,
-          ``r`` in 0..1 its value of the move."""
+          ``r`` in 0..1 its value of the move. The policy net's is given once per node
+          (:mod:`.netprior`), so a root that had it as a node below the old root keeps it."""
+        net, visits = self._policy_net(board)
+        if net is not None:
+            ratio = None
+            for i, t in enumerate(self.trees):
+                given = self._policy_nodes.setdefault(i, set())
+                if t.root not in given:
+                    if ratio is None:
+                        ratio = netprior.ratios(net, board.pts, board.root_info)
+                        if ratio is None:
+                            break
+                    given.add(t.root)
+                    netprior.give(t, t.root, ratio, visits)
         priors = []                             # (ratios, model, virtual visits)
         for ratios, source in ((self._ownership_ratios, self.ownership_prior),
-                               (self._evaluator_ratios, self.evaluator_prior),
-                               (self._policy_ratios, self.policy_prior)):
+                               (self._evaluator_ratios, self.evaluator_prior)):
             visits = 0.0 if source is None else options.for_size(source[1], board.size)
             if visits:
                 priors.append((ratios, source[0], visits))
@@ -321,17 +335,14 @@ class Search:
         ratio = np.exp((areas - areas.max()) / model.temperature)
         return dict(zip(moves.tolist(), ratio.tolist()))
 
-    @staticmethod
-    def _policy_ratios(net, board):
-        """``P(move) / P(best)`` per legal move by the policy net, the move model's prior
-        form (:mod:`.priors`); none on a size the net was not trained for."""
-        if net.size != board.size:
-            return {}
-        moves, scores = net.scores(board.pts, board.root_info, board.to_move)
-        moves, scores = moves[:-1], scores[:-1]             # the pass: the net has no chance
-        if not len(moves):
-            return {}
-        return dict(zip(moves.tolist(), np.exp(scores - scores.max()).tolist()))
+    def _policy_net(self, board):
+        """``(net, virtual visits)`` of the policy net's prior on ``board``'s size, or
+        ``(None, 0)``."""
+        source = self.policy_prior
+        visits = 0.0 if source is None else options.for_size(source[1], board.size)
+        if not visits or source[0].size != board.size:
+            return None, 0.0
+        return source[0], visits
 
     @staticmethod
     def _evaluator_ratios(model, board):
@@ -450,9 +461,19 @@ class Search:
     def _work(self, i, params, board, forbid, control, on_progress, progress_interval):
         worker = self.workers[i]
         next_report = time.perf_counter() + (progress_interval or 0)
+        # The policy net below the root: each thread on its own tree, the first on a shared one.
+        net, visits = self._policy_net(board)
+        after = self.settings["policy_net_after"]
+        below = net is not None and after > 0 and (i == 0 or not self.shared_tree)
+        given = self._policy_nodes.setdefault(0 if self.shared_tree else i, set())
+        batches = 0
         try:
             while not control.done():
                 worker.run(params, board, control.batch(), forbid)
+                batches += 1
+                if below and batches % netprior.SCAN_BATCHES == 0:
+                    netprior.give_below(worker.tree, given, net, visits, after, board.pts,
+                                        board.root_info, board.zob)
                 if i == 0:
                     control.check_stop()
                     if on_progress is not None and progress_interval is not None \

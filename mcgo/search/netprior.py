@@ -1,0 +1,87 @@
+"""The policy net's prior in the tree (:mod:`mcgo.models.policy_net`).
+
+Every legal move of a node gets ``V`` virtual visits, ``V * P(move) / P(best)`` of them won:
+the form of the move model's prior (:mod:`.priors`), on top of it. The root gets it once per
+root position (:meth:`mcgo.search.Search._add_root_priors`); with the ``policy_net_after``
+setting ``N > 0`` so does each node below the root once it has ``N`` visits of its own, when
+the search has shown that its replies matter (:func:`give_below`). A node gets it once: a
+set of the nodes given, per tree, says which.
+
+The net is trained for one board size; on other sizes nothing gets its prior.
+"""
+
+import numpy as np
+
+from ..board.kernels import BOARDSIZE, LEGAL, PASS, TO_MOVE, legality, play_legal
+from .tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
+
+# Batches of simulations (mcgo.search.control.BATCH each) between two looks for nodes that
+# have reached policy_net_after visits: a look walks the nodes that have, so it costs little,
+# but not nothing.
+SCAN_BATCHES = 4
+
+
+def ratios(net, pts, info):
+    """``P(move) / P(best)`` by the net for each point of the position ``(pts, info)`` (the
+    side to move's legal moves; NaN elsewhere and at the pass, which the net gives no
+    chance), or None on a size the net was not trained for or with no legal move."""
+    if net.size != int(info[BOARDSIZE]):
+        return None
+    moves, scores = net.scores(pts, info, int(info[TO_MOVE]))
+    moves, scores = moves[:-1], scores[:-1]
+    if not len(moves):
+        return None
+    out = np.full(pts.shape[1], np.nan)
+    out[moves] = np.exp(scores - scores.max())
+    return out
+
+
+def give(tree, node, ratio, visits):
+    """Add ``visits`` virtual visits, ``visits * ratio[move]`` won, to each child of ``node``
+    whose move has a ratio."""
+    kids = tree.children(node)
+    cols = np.arange(kids.start, kids.stop)
+    r = ratio[tree.ints[MOVE, cols]]
+    keep = ~np.isnan(r)
+    tree.floats[PRIOR_VISITS, cols[keep]] += visits
+    tree.floats[PRIOR_WINS, cols[keep]] += visits * r[keep]
+
+
+def give_below(tree, given, net, visits, after, pts0, info0, zob):
+    """Give the prior to the children of each node below the root with at least ``after``
+    visits and children, not in ``given`` (which gets them). The nodes that qualify form a
+    subtree under the root (a node has at most its parent's visits), so the walk goes down
+    only through them; each one's position is replayed from the root's ``(pts0, info0)``.
+    Returns how many nodes got the prior."""
+    count = 0
+    stack = [(tree.root, ())]
+    while stack:
+        node, line = stack.pop()
+        kids = tree.children(node)
+        if not len(kids):
+            continue
+        visited = np.flatnonzero(tree.floats[VISITS, kids.start:kids.stop] >= after)
+        for c in (kids.start + visited).tolist():
+            moves = line + (int(tree.ints[MOVE, c]),)
+            stack.append((c, moves))
+            if c in given or not len(tree.children(c)):
+                continue
+            given.add(c)
+            position = _replay(pts0, info0, zob, moves)
+            ratio = None if position is None else ratios(net, *position)
+            if ratio is not None:
+                give(tree, c, ratio, visits)
+                count += 1
+    return count
+
+
+def _replay(pts0, info0, zob, moves):
+    """The position after ``moves`` from ``(pts0, info0)``, or None if one is illegal there
+    (the tree plays under simple ko, as this does)."""
+    pts, info = pts0.copy(), info0.copy()
+    for move in moves:
+        color = int(info[TO_MOVE])
+        if move != PASS and legality(pts, info, move, color) != LEGAL:
+            return None
+        play_legal(pts, info, zob, move, color)
+    return pts, info
