@@ -12,7 +12,7 @@ The net is trained for one board size; on other sizes nothing gets its prior.
 
 import numpy as np
 
-from ..board.kernels import BOARDSIZE, LEGAL, PASS, TO_MOVE, legality, play_legal
+from ..board.kernels import LEGAL, PASS, TO_MOVE, legality, play_legal
 from .tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
 
 # Batches of simulations (mcgo.search.control.BATCH each) between two looks for nodes that
@@ -24,9 +24,8 @@ SCAN_BATCHES = 4
 def ratios(net, pts, info):
     """``P(move) / P(best)`` by the net for each point of the position ``(pts, info)`` (the
     side to move's legal moves; NaN elsewhere and at the pass, which the net gives no
-    chance), or None on a size the net was not trained for or with no legal move."""
-    if net.size != int(info[BOARDSIZE]):
-        return None
+    chance), or None with no legal move. The caller has matched the net's size to the
+    board's (:meth:`mcgo.search.Search._policy_net`)."""
     moves, scores = net.scores(pts, info, int(info[TO_MOVE]))
     moves, scores = moves[:-1], scores[:-1]
     if not len(moves):
