@@ -168,7 +168,7 @@ NAMED_SETTINGS = {s.name: s for s in (
     Setting("policy_net_after", int, "with the policy net (19x19), a node below the root gets "
                                      "its prior too once it has this many visits (0: the "
                                      "root alone)",
-            strong=0, thesis=0),
+            strong=50, thesis=0),
     Setting("opening_rave_equiv", float, "rave_equiv for the first OPENING_RAVE_MOVES moves of a "
                                          "game on 19x19 (0: rave_equiv throughout)",
             strong=50.0, thesis=0.0),
