@@ -187,13 +187,14 @@ def advice_options(command):
                           "13x13 and 19x19 (auto), or none."),
         click.option("--policy-net", "policy_net", default="default", show_default=True,
                      metavar="FILE|default|none",
-                     help="Policy net for the root's priors on its board size: "
-                          "--policy-prior virtual visits on each root move, P(move) / P(best) "
-                          "of them won; a file (mcgo learn policy-net), the shipped 19x19 one "
-                          "(default), or none."),
+                     help="Policy net for the tree's priors on its board size: "
+                          "--policy-prior virtual visits on each move of the root and of a "
+                          "node with policy_net_after visits, P(move) / P(best) of them won; "
+                          "a file (mcgo learn policy-net), the shipped 19x19 one (default), "
+                          "or none."),
         click.option("--policy-prior", type=Number(0), default=options.POLICY_PRIOR_VISITS,
                      show_default=True,
-                     help="Virtual visits of --policy-net's prior on each root move (0: none)."),
+                     help="Virtual visits of --policy-net's prior on each move it gives (0: none)."),
     ]
     for option in reversed(decorators):
         command = option(command)
