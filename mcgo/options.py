@@ -169,10 +169,6 @@ NAMED_SETTINGS = {s.name: s for s in (
                                      "its prior too once it has this many visits (0: the "
                                      "root alone)",
             strong=50, thesis=0),
-    Setting("policy_net_skip", int, "with the policy net (19x19), the first this many moves of "
-                                    "a game search without its prior (the move model's alone; "
-                                    "an experiment)",
-            strong=0, thesis=0),
     Setting("opening_rave_equiv", float, "rave_equiv for the first OPENING_RAVE_MOVES moves of a "
                                          "game on 19x19 (0: rave_equiv throughout)",
             strong=50.0, thesis=0.0),

@@ -429,29 +429,6 @@ def test_policy_prior_follows_the_net_once_per_root_on_its_size():
     assert visits[False] == pytest.approx(visits[True])
 
 
-def test_policy_net_skip_leaves_the_first_moves_of_a_game_to_the_rules_priors():
-    """With ``policy_net_skip`` N a root before move N + 1 of the game gets no virtual visit
-    of the net (the priors of a search without it), a root from there on gets them."""
-    from mcgo.models.policy_net import PolicyNet
-    net = PolicyNet.random(size=9, layers=3, channels=8, seed=4)
-    board = mcgo.Board(9, komi=7.0)
-    board.play("E5")
-    board.play("C3")
-
-    def root_priors(position, **kw):
-        result = Search(seed=1, policy="pattern", **kw).run(position, playouts=200)
-        return {m.move: m.prior_visits for m in result.moves}
-
-    skip = {"policy_net_skip": 3}
-    plain = root_priors(board)
-    assert root_priors(board, policy_prior=(net, 25.0), settings=skip) == pytest.approx(plain)
-    board.play("G7")
-    plain = root_priors(board)
-    given = root_priors(board, policy_prior=(net, 25.0), settings=skip)
-    extra = [given[p] - plain[p] for p in given if p in plain and p != K.PASS]
-    assert len(extra) > 20 and all(v == pytest.approx(25.0) for v in extra)
-
-
 def test_policy_net_after_gives_the_nets_prior_below_the_root_once_a_node_has_the_visits():
     """With ``policy_net_after`` N each node below the root that the search has visited N
     times gets the net's prior on its children as the root does: against a search of the

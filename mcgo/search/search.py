@@ -340,8 +340,7 @@ class Search:
         ``(None, 0)``."""
         source = self.policy_prior
         visits = 0.0 if source is None else options.for_size(source[1], board.size)
-        if not visits or source[0].size != board.size \
-                or len(board.moves) < self.settings["policy_net_skip"]:
+        if not visits or source[0].size != board.size:
             return None, 0.0
         return source[0], visits
 
