@@ -169,11 +169,12 @@ class MoveModel:
 
 
 DEFAULT_MODEL = package_file("mcgo.models", "weights", "moves.npz")
-# ``--model auto`` reads these models' gammas on their board sizes: on 9x9 the model of the
-# goban games alone (the same features), with which the default kept passing Fuego's 9x9
-# suites that the KGS model's prior missed (tests/test_search.py, tests/test_regress.py) and
-# which tied the model shipped before over 39 games; the KGS model was level there too (0.480
-# over 100 games) and won 30-10 on 19x19 (benchmarks/RESULTS.md, 2026-12-02).
+# ``--model auto`` reads these models' gammas on their board sizes. On 9x9 a model of
+# mcgo's own 9x9 match records (both sides' moves; 2,872 train games against Pachi and
+# against itself, its metadata lists them): at 2,000 simulations its prior beat the goban games'
+# model by +102 Elo over 250 games (benchmarks/RESULTS.md, 2026-12-04), and the default
+# keeps passing Fuego's 9x9 positions its tests hold it to (tests/test_search.py,
+# tests/test_regress.py). On 19x19 the KGS model won 30-10 against the goban one.
 AUTO_SIZE_MODELS = {9: package_file("mcgo.models", "weights", "moves-9x9.npz")}
 # Board sizes on which the shipped model's tree prior won against the engine without it
 # (benchmarks/journal/, issue 12), each with the settings of the prior it won with: the

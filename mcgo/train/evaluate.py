@@ -271,7 +271,7 @@ def moves_command(games, output, size, max_games, min_seen, spatial_min_played, 
                   spatial_min_played=spatial_min_played or DEFAULT_SPATIAL_MIN_PLAYED,
                   spatial_prior=DEFAULT_SPATIAL_PRIOR if spatial_prior is None else spatial_prior,
                   jobs=jobs, iterations=iterations, source=" ".join(games),
-                  labels=[os.path.basename(path.rstrip("/")) for path, _ in sources],
+                  labels=source_labels([path for path, _ in sources]),
                   log=lambda text: click.echo(text, err=True))
     model.metadata["unreadable_files"] = len(skipped)
     model.save(output)
@@ -279,6 +279,24 @@ def moves_command(games, output, size, max_games, min_seen, spatial_min_played, 
     click.echo(f"{output}: {m['train_games']} train games, {m['train_positions']} positions, "
                f"{m['patterns']} patterns, {m['spatial_patterns']} spatial patterns; "
                f"validation log-likelihood {m['validation_log_likelihood']}")
+
+
+def source_labels(paths):
+    """Names of training sources for a model's metadata: the last part of each path, or as
+    many last parts as tell them apart (``a/games.zip`` and ``b/games.zip``), never the
+    folders above them (which belong to the machine that trained).
+
+    >>> source_labels(["data/kgs-6d", "goban/"])
+    ['kgs-6d', 'goban']
+    >>> source_labels(["m/a/games.zip", "m/b/games.zip"])
+    ['a/games.zip', 'b/games.zip']
+    """
+    parts = [os.path.normpath(path).split(os.sep) for path in paths]
+    for depth in range(1, max(map(len, parts)) + 1):
+        labels = ["/".join(p[-depth:]) for p in parts]
+        if len(set(labels)) == len(labels):
+            return labels
+    return labels
 
 
 @click.command("evaluate")
