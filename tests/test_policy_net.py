@@ -206,3 +206,24 @@ def test_a_bad_policy_net_is_a_one_line_usage_error(tmp_path, command):
     result = CliRunner().invoke(main, [command, "--policy-net", str(tmp_path / "bad.npz")])
     assert result.exit_code == 2
     assert "--policy-net" in result.output and "not a policy net file" in result.output
+
+
+def test_the_devices_batches_are_the_hosts(records):
+    """The planes and targets the trainer makes on JAX's device, each position turned by its
+    own symmetry, equal the host's turn (checked against the replayed boards above) and
+    planes, position by position."""
+    pytest.importorskip("jax", reason="the train extra (JAX) is not installed")
+    import jax.numpy as jnp
+    from mcgo.train.policy_net_train import device_batch, positions, symmetry_tables, transformed
+    arrays, _ = positions(records[:2], rate=0.2)
+    split = arrays["train"]
+    count = len(split["targets"])
+    assert count > 16
+    syms = np.arange(count, dtype=np.int32) % SYMMETRIES
+    batch = tuple(split[a] for a in ("stones", "liberties", "moves", "targets"))
+    x, y = device_batch(tuple(jnp.asarray(t) for t in symmetry_tables(19)),
+                        *(jnp.asarray(a) for a in batch), jnp.asarray(syms))
+    for i in range(count):
+        turned = transformed(tuple(a[i:i + 1] for a in batch), int(syms[i]))
+        assert (np.asarray(x[i]) == PN.planes(*turned[:3])[0]).all(), i
+        assert int(y[i]) == int(turned[3][0]), i

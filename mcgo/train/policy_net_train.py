@@ -11,8 +11,12 @@ position, saved in one ``.npz`` so that training can start again without reading
 same ``HWIO`` kernels), started from :meth:`PolicyNet.random`'s weights. Loss: the
 cross-entropy of the softmax over the ``N x N`` points against the professional's move.
 Adam (optax) with a cosine decay of the learning rate over the steps; every batch is drawn
-from the training games and turned by one of the 8 symmetries at random (the net, unlike
-the DAG-RNN, is not equivariant by construction). Every ``eval_every`` steps the top-1 rate
+from the training games and each of its positions turned by one of the 8 symmetries at
+random (the net, unlike the DAG-RNN, is not equivariant by construction). The positions stay
+on JAX's device in their compact form: a step sends only the batch's indices and symmetries,
+and the device turns them and makes the planes (:func:`device_batch`, the same as
+:func:`transformed` and :func:`mcgo.models.policy_net.planes`), so that a GPU is not kept
+waiting on the host. Every ``eval_every`` steps the top-1 rate
 on the validation positions is measured and a checkpoint written (weights, optimiser state,
 step, the best weights so far): a run killed at any point starts again from its last
 checkpoint (``checkpoint=``) with the same batches. The best weights on validation are the
@@ -30,7 +34,8 @@ import numpy as np
 
 from ..board.symmetry import SYMMETRIES, images
 from ..extras import MissingExtra, install_hint
-from ..models.policy_net import FIRST_KERNEL, PolicyNet, compact, planes, point_index
+from ..models.policy_net import (FIRST_KERNEL, LIBERTY_CAP, NPLANES, OPPONENT, OWN, PolicyNet,
+                                 compact, planes, point_index)
 from .movemodel import game_states, sampled
 from .split import SPLITS, game_key, split_of
 
@@ -135,6 +140,42 @@ def forward(params, x, layers):
     return logits.reshape(x.shape[0], -1)
 
 
+def symmetry_tables(size):
+    """``(images, inverses)`` int32 ``(8, N*N)``: the image of each row-major point under
+    each symmetry (:func:`mcgo.board.symmetry.images`), and the point each image comes from."""
+    image = _images(size).astype(np.int32)
+    inverse = np.empty_like(image)
+    rows = np.arange(image.shape[1], dtype=np.int32)
+    for s in range(SYMMETRIES):
+        inverse[s, image[s]] = rows
+    return image, inverse
+
+
+def device_batch(tables, stones, liberties, moves, targets, symmetries):
+    """On JAX's device: the float32 planes ``(B, N, N, NPLANES)`` and the targets of compact
+    positions, each turned by its own symmetry (``symmetries`` ``(B,)``; ``tables`` of
+    :func:`symmetry_tables` as JAX arrays). Equals :func:`transformed` followed by
+    :func:`mcgo.models.policy_net.planes`."""
+    _, jnp, _ = _jax()
+    image, inverse = tables
+    b, n = stones.shape[0], stones.shape[1]
+    turn, source = image[symmetries], inverse[symmetries]            # (B, N*N)
+    s = jnp.take_along_axis(stones.reshape(b, n * n), source, axis=1)
+    lib = jnp.take_along_axis(liberties.reshape(b, n * n), source, axis=1)
+    m = moves.astype(jnp.int32)
+    m = jnp.where(m >= 0, jnp.take_along_axis(turn, jnp.maximum(m, 0), axis=1), -1)
+    t = jnp.take_along_axis(turn, targets.astype(jnp.int32)[:, None], axis=1)[:, 0]
+    own, opp = s == OWN, s == OPPONENT
+    points = jnp.arange(n * n)[None, :]
+    planes_ = ([own, opp, s == 0]
+               + [own & (lib == k + 1) for k in range(LIBERTY_CAP)]
+               + [opp & (lib == k + 1) for k in range(LIBERTY_CAP)]
+               + [m[:, c:c + 1] == points for c in range(3)]        # last, previous, ko
+               + [jnp.ones_like(own)])
+    x = jnp.stack(planes_, axis=-1).astype(jnp.float32)
+    return x.reshape(b, n, n, NPLANES), t
+
+
 def top1(net_logits, targets):
     return float(np.mean(np.argmax(net_logits, axis=1) == targets))
 
@@ -153,12 +194,13 @@ def _checkpoint_arrays(params, opt_state, best, step, best_top1, history):
 
 def train(arrays, layers=6, channels=32, steps=20000, batch_size=128, learning_rate=1e-3,
           eval_every=500, validation_positions=5000, seed=0, checkpoint=None, stop_at=None,
-          log=None):
+          deadline=None, log=None):
     """Train a :class:`PolicyNet` on ``arrays`` (:func:`positions`); returns ``(net,
     history)``, ``history`` a list of ``{"step", "loss", "validation_top1", "seconds"}``.
     ``checkpoint``: a file to write every ``eval_every`` steps and to start again from;
     ``stop_at``: stop after that step (a checkpoint then carries the run on; the learning
-    rate's schedule is still the one of ``steps``)."""
+    rate's schedule is still the one of ``steps``); ``deadline``: a ``time.monotonic()``
+    after which training stops at its next measurement, as ``stop_at`` would."""
     jax, jnp, optax = _jax()
     train_set, valid = arrays["train"], arrays["validation"]
     if len(train_set["targets"]) == 0 or len(valid["targets"]) == 0:
@@ -183,43 +225,53 @@ def train(arrays, layers=6, channels=32, steps=20000, batch_size=128, learning_r
         if log:
             log(f"resumed at step {start} (best validation top-1 {best_top1:.4f})")
 
+    tables = tuple(jnp.asarray(t) for t in symmetry_tables(BOARD))
+    data = tuple(jnp.asarray(train_set[a]) for a in ("stones", "liberties", "moves", "targets"))
+
     def loss_fn(p, x, y):
         logits = forward(p, x, layers)
         return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
 
     @jax.jit
-    def step_fn(p, s, x, y):
+    def step_fn(p, s, data, pick, symmetries):
+        batch = tuple(a[pick] for a in data)
+        x, y = device_batch(tables, *batch, symmetries)
         loss, grads = jax.value_and_grad(loss_fn)(p, x, y)
         updates, s = optimiser.update(grads, s, p)
         return optax.apply_updates(p, updates), s, loss
 
-    logits_fn = jax.jit(lambda p, x: forward(p, x, layers))
+    @jax.jit
+    def hits_fn(p, stones, liberties, moves, targets):
+        x, y = device_batch(tables, stones, liberties, moves, targets,
+                            jnp.zeros(stones.shape[0], dtype=jnp.int32))
+        return jnp.sum(jnp.argmax(forward(p, x, layers), axis=1) == y)
+
     n_train = len(train_set["targets"])
     nv = min(validation_positions, len(valid["targets"]))
-    vx = planes(valid["stones"][:nv], valid["liberties"][:nv], valid["moves"][:nv])
-    vy = valid["targets"][:nv].astype(np.int64)
+    chunk = 512
+    vdata = [tuple(jnp.asarray(valid[a][i:i + chunk])
+                   for a in ("stones", "liberties", "moves", "targets"))
+             for i in range(0, nv, chunk)]
 
     def validation_top1(p):
-        out = [np.asarray(logits_fn(p, vx[i:i + 512])) for i in range(0, nv, 512)]
-        return top1(np.concatenate(out), vy)
+        return float(sum(int(hits_fn(p, *c)) for c in vdata)) / nv
 
     began = time.monotonic()
     losses = []
     for step in range(start, steps if stop_at is None else min(steps, stop_at)):
         rng = np.random.default_rng([seed, step])       # the same batch on a resumed run
         pick = rng.integers(0, n_train, batch_size)
-        batch = (train_set["stones"][pick], train_set["liberties"][pick],
-                 train_set["moves"][pick], train_set["targets"][pick])
-        stones, liberties, moves, targets = transformed(batch, int(rng.integers(SYMMETRIES)))
-        x = jnp.asarray(planes(stones, liberties, moves))
-        params, opt_state, loss = step_fn(params, opt_state, x, jnp.asarray(targets))
-        losses.append(float(loss))
-        if (step + 1) % eval_every == 0 or step + 1 in (steps, stop_at):
+        symmetries = rng.integers(0, SYMMETRIES, batch_size).astype(np.int32)
+        params, opt_state, loss = step_fn(params, opt_state, data, jnp.asarray(pick),
+                                          jnp.asarray(symmetries))
+        losses.append(loss)                             # kept on the device: no wait a step
+        late = deadline is not None and time.monotonic() > deadline
+        if (step + 1) % eval_every == 0 or step + 1 in (steps, stop_at) or late:
             v = validation_top1(params)
             if v > best_top1:
                 best_top1, best = v, dict(params)
-            history.append(dict(step=step + 1, loss=float(np.mean(losses)), validation_top1=v,
-                                seconds=round(time.monotonic() - began, 1)))
+            history.append(dict(step=step + 1, loss=float(jnp.mean(jnp.stack(losses))),
+                                validation_top1=v, seconds=round(time.monotonic() - began, 1)))
             losses = []
             if log:
                 log(f"step {step + 1}: loss {history[-1]['loss']:.3f}, validation top-1 {v:.4f}")
@@ -229,6 +281,8 @@ def train(arrays, layers=6, channels=32, steps=20000, batch_size=128, learning_r
                     np.savez(f, **_checkpoint_arrays(params, opt_state, best, step + 1,
                                                      best_top1, history))
                 tmp.replace(checkpoint)
+            if late:
+                break
     net = PolicyNet({k: np.asarray(v) for k, v in best.items()},
                     dict(init.metadata, name="trained", channels=channels,
                          first_kernel=FIRST_KERNEL))
