@@ -227,3 +227,23 @@ def test_the_devices_batches_are_the_hosts(records):
         turned = transformed(tuple(a[i:i + 1] for a in batch), int(syms[i]))
         assert (np.asarray(x[i]) == PN.planes(*turned[:3])[0]).all(), i
         assert int(y[i]) == int(turned[3][0]), i
+
+
+def test_positions_read_by_several_processes_are_those_read_by_one(goban_games_dir):
+    """The goban games' positions read by 3 processes, each every third file, are the ones
+    of reading every game in one (the same positions, games and splits; records by sgfmill
+    as the inputs test above checks)."""
+    from mcgo.train.movemodel import read_records
+    from mcgo.train.policy_net_train import ARRAYS, positions, read_positions
+    one, games_one = positions(read_records([goban_games_dir]), rate=0.05)
+    three, games_three = read_positions([goban_games_dir], rate=0.05, jobs=3)
+    assert games_three == games_one and games_one["train"] > 300
+
+    def rows(split):
+        flat = np.concatenate([split[a].reshape(len(split["targets"]), -1).astype(np.int64)
+                               for a in ARRAYS if a != "games"], axis=1)
+        return flat[np.lexsort(flat.T[::-1])]
+
+    for name in one:
+        assert len(three[name]["targets"]) == len(one[name]["targets"]) > 0, name
+        assert (rows(three[name]) == rows(one[name])).all(), name

@@ -406,13 +406,18 @@ def split_log_likelihood(model, records, rate=1.0, part=VALIDATION, size=19):
                                                 model_log_gammas(model))
 
 
-def read_records(paths, skipped=None):
+def read_records(paths, skipped=None, shard=None):
     """Yield the GameRecords of SGF files, folders and ``.tar.gz`` archives (as
     ``mcgo build-casebase`` reads them); what cannot be read is appended to ``skipped`` as
-    ``(name, reason)``."""
+    ``(name, reason)``. ``shard=(k, n)``: only the games of every ``n``-th SGF file from the
+    ``k``-th on, the others passed over unparsed (a share for one of ``n`` processes)."""
     files, _ = input_files(paths)
+    count = -1
     for name, data, error, _ in iter_inputs(files):
         if name is None:
+            continue
+        count += 1
+        if shard is not None and count % shard[1] != shard[0]:
             continue
         if data is None:
             if skipped is not None:

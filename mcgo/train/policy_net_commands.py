@@ -40,8 +40,10 @@ EVALUATED_POSITIONS = 20000     # of each split, by the NumPy pass (+-0.7% on a 
               help="Stop after this step; --checkpoint carries the run on next time.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the initial weights and the batches.")
+@click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Processes reading the games (each every N-th file).")
 def policy_net_command(games, output, positions_file, checkpoint, rate, layers, channels, steps,
-                       batch_size, learning_rate, eval_every, stop_at, seed):
+                       batch_size, learning_rate, eval_every, stop_at, seed, jobs):
     """Train the small convolutional policy net on the 19x19 games of GAMES (SGF files,
     folders, .tar.gz archives), split by game; prints the validation and test top-1."""
     if not games and not (positions_file and pathlib.Path(positions_file).is_file()):
@@ -49,8 +51,8 @@ def policy_net_command(games, output, positions_file, checkpoint, rate, layers, 
     if stop_at is not None and checkpoint is None:
         raise click.UsageError("--stop-at needs --checkpoint to carry the run on")
     require("train", "mcgo learn policy-net")
-    from .movemodel import read_records
-    from .policy_net_train import load_positions, positions, save_positions, train, evaluate
+    from .policy_net_train import (evaluate, load_positions, read_positions, save_positions,
+                                   shuffled, train)
     from .provenance import git_commit
     from .split import SPLIT_SALT
 
@@ -60,21 +62,24 @@ def policy_net_command(games, output, positions_file, checkpoint, rate, layers, 
         click.echo(f"positions from {positions_file}", err=True)
     else:
         skipped = []
-        arrays, counts = positions(read_records(games, skipped), rate,
-                                   log=lambda line: click.echo(line, err=True))
+        arrays, counts = read_positions(games, rate, jobs, skipped=skipped,
+                                        log=lambda line: click.echo(line, err=True))
         meta = {"sources": sorted(pathlib.Path(g).name for g in games), "rate": rate,
                 "games": counts, "skipped": len(skipped)}
         for name, reason in skipped[:20]:
             click.echo(f"skipped {name}: {reason}", err=True)
         if positions_file:
             save_positions(positions_file, arrays, meta)
+    # Measured on positions spread over many games, not the first games' alone.
+    arrays = dict(arrays, validation=shuffled(arrays["validation"]), test=shuffled(arrays["test"]))
     sizes = {s: int(len(a["targets"])) for s, a in arrays.items()}
     click.echo(f"positions {sizes} ({time.perf_counter() - started:.0f} s)", err=True)
     if not sizes["train"] or not sizes["validation"]:
         raise click.UsageError("no training or no validation positions in GAMES")
     net, history = train(arrays, layers=layers, channels=channels, steps=steps,
                          batch_size=batch_size, learning_rate=learning_rate,
-                         eval_every=eval_every, seed=seed, checkpoint=checkpoint,
+                         eval_every=eval_every, validation_positions=EVALUATED_POSITIONS,
+                         seed=seed, checkpoint=checkpoint,
                          stop_at=stop_at, log=lambda line: click.echo(line, err=True))
     validation, nv = evaluate(net, arrays["validation"], EVALUATED_POSITIONS)
     test, nt = evaluate(net, arrays["test"], EVALUATED_POSITIONS) if sizes["test"] else (None, 0)

@@ -27,6 +27,7 @@ Play needs none of this: :func:`train` returns a :class:`PolicyNet`.
 
 import functools
 import json
+import multiprocessing
 import pathlib
 import time
 
@@ -36,12 +37,13 @@ from ..board.symmetry import SYMMETRIES, images
 from ..extras import MissingExtra, install_hint
 from ..models.policy_net import (FIRST_KERNEL, LIBERTY_CAP, NPLANES, OPPONENT, OWN, PolicyNet,
                                  compact, planes, point_index)
-from .movemodel import game_states, sampled
+from .movemodel import game_states, read_records, sampled
 from .split import SPLITS, game_key, split_of
 
 BOARD = 19
 _images = functools.lru_cache(maxsize=None)(images)   # read-only tables, the same every batch
 ARRAYS = ("stones", "liberties", "moves", "targets", "games")
+SHUFFLE_SEED = 46           # the order of the validation and test positions
 
 
 def _jax():
@@ -93,6 +95,51 @@ def positions(records, rate=1.0, log=None):
     arrays = {s: {a: np.array(v, dtype=types[a]).reshape((-1,) + shapes[a])
                   for a, v in rows[s].items()} for s in SPLITS}
     return arrays, games
+
+
+def _read_shard(job):
+    paths, rate, shard = job
+    skipped = []
+    arrays, games = positions(read_records(paths, skipped, shard), rate)
+    return arrays, games, skipped
+
+
+def read_positions(paths, rate=1.0, jobs=1, log=None, skipped=None):
+    """:func:`positions` of the games in ``paths`` (SGF files, folders, ``.tar.gz``
+    archives), read by ``jobs`` processes, each the games of every ``jobs``-th file; the
+    positions in the order of the files' shares. ``skipped`` gets what could not be read."""
+    jobs = max(1, int(jobs))
+    shards = [(list(map(str, paths)), rate, (k, jobs)) for k in range(jobs)]
+    if jobs == 1:
+        parts = [_read_shard(shards[0])]
+    else:
+        # spawn, not fork: the caller may have JAX's threads running
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            parts = []
+            for part in pool.imap(_read_shard, shards):
+                parts.append(part)
+                if log is not None:
+                    log(f"{len(parts)} of {jobs} shares read")
+    arrays, games = {}, {}
+    for split in SPLITS:
+        offset, out = 0, {a: [] for a in ARRAYS}
+        for part, counts, _ in parts:
+            for a in ARRAYS:
+                out[a].append(part[split][a] + (offset if a == "games" else 0))
+            offset += counts[split]
+        arrays[split] = {a: np.concatenate(v) for a, v in out.items()}
+        games[split] = offset
+    if skipped is not None:
+        for _, _, reasons in parts:
+            skipped.extend(reasons)
+    return arrays, games
+
+
+def shuffled(split_arrays, seed=SHUFFLE_SEED):
+    """A split's positions in a repeatable random order, so that the first few thousand,
+    which the trainer and :func:`evaluate` measure, come from many games."""
+    order = np.random.default_rng(seed).permutation(len(split_arrays["targets"]))
+    return {a: v[order] for a, v in split_arrays.items()}
 
 
 def save_positions(path, arrays, metadata):
