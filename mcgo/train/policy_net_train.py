@@ -111,7 +111,8 @@ def read_positions(paths, rate=1.0, jobs=1, log=None, skipped=None):
     jobs = max(1, int(jobs))
     shards = [(list(map(str, paths)), rate, (k, jobs)) for k in range(jobs)]
     if jobs == 1:
-        parts = [_read_shard(shards[0])]
+        reasons = []
+        parts = [positions(read_records(paths, reasons), rate, log) + (reasons,)]
     else:
         # spawn, not fork: the caller may have JAX's threads running
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
