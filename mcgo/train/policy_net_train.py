@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from ..board.symmetry import SYMMETRIES, images
+from ..board.symmetry import SYMMETRIES, images, inverse
 from ..extras import MissingExtra, install_hint
 from ..models.policy_net import (FIRST_KERNEL, LIBERTY_CAP, NPLANES, OPPONENT, OWN, PolicyNet,
                                  compact, planes, point_index)
@@ -97,10 +97,11 @@ def positions(records, rate=1.0, log=None):
     return arrays, games
 
 
-def _read_shard(job):
+def _read_shard(job, log=None):
+    """``(arrays, games, skipped)`` of one share ``(paths, rate, shard)`` of the games."""
     paths, rate, shard = job
     skipped = []
-    arrays, games = positions(read_records(paths, skipped, shard), rate)
+    arrays, games = positions(read_records(paths, skipped, shard), rate, log)
     return arrays, games, skipped
 
 
@@ -108,12 +109,11 @@ def read_positions(paths, rate=1.0, jobs=1, log=None, skipped=None):
     """:func:`positions` of the games in ``paths`` (SGF files, folders, ``.tar.gz``
     archives), read by ``jobs`` processes, each the games of every ``jobs``-th file; the
     positions in the order of the files' shares. ``skipped`` gets what could not be read."""
-    jobs = max(1, int(jobs))
-    shards = [(list(map(str, paths)), rate, (k, jobs)) for k in range(jobs)]
-    if jobs == 1:
-        reasons = []
-        parts = [positions(read_records(paths, reasons), rate, log) + (reasons,)]
+    paths = list(map(str, paths))
+    if jobs <= 1:
+        parts = [_read_shard((paths, rate, None), log)]
     else:
+        shards = [(paths, rate, (k, jobs)) for k in range(jobs)]
         # spawn, not fork: the caller may have JAX's threads running
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             parts = []
@@ -192,11 +192,7 @@ def symmetry_tables(size):
     """``(images, inverses)`` int32 ``(8, N*N)``: the image of each row-major point under
     each symmetry (:func:`mcgo.board.symmetry.images`), and the point each image comes from."""
     image = _images(size).astype(np.int32)
-    inverse = np.empty_like(image)
-    rows = np.arange(image.shape[1], dtype=np.int32)
-    for s in range(SYMMETRIES):
-        inverse[s, image[s]] = rows
-    return image, inverse
+    return image, image[[inverse(s) for s in range(SYMMETRIES)]]
 
 
 def device_batch(tables, stones, liberties, moves, targets, symmetries):
@@ -205,9 +201,9 @@ def device_batch(tables, stones, liberties, moves, targets, symmetries):
     :func:`symmetry_tables` as JAX arrays). Equals :func:`transformed` followed by
     :func:`mcgo.models.policy_net.planes`."""
     _, jnp, _ = _jax()
-    image, inverse = tables
+    image, comes_from = tables
     b, n = stones.shape[0], stones.shape[1]
-    turn, source = image[symmetries], inverse[symmetries]            # (B, N*N)
+    turn, source = image[symmetries], comes_from[symmetries]         # (B, N*N)
     s = jnp.take_along_axis(stones.reshape(b, n * n), source, axis=1)
     lib = jnp.take_along_axis(liberties.reshape(b, n * n), source, axis=1)
     m = moves.astype(jnp.int32)
@@ -222,10 +218,6 @@ def device_batch(tables, stones, liberties, moves, targets, symmetries):
                + [jnp.ones_like(own)])
     x = jnp.stack(planes_, axis=-1).astype(jnp.float32)
     return x.reshape(b, n, n, NPLANES), t
-
-
-def top1(net_logits, targets):
-    return float(np.mean(np.argmax(net_logits, axis=1) == targets))
 
 
 def _checkpoint_arrays(params, opt_state, best, step, best_top1, history):
