@@ -27,7 +27,8 @@ Engines (``--engine``, repeatable), each run as a GTP subprocess, one at a time:
 Prints one JSON object per engine and simulation count (``--save FILE`` appends them, with
 every answer, as JSON lines), then a table; ``--table FILE`` prints the table of a saved file,
 ``--places FILE`` where its answers go (near the last move, near a stone) beside the
-professionals'.
+professionals', ``--pairs FILE`` each of its results against one (``--baseline``) position by
+position, with the sign test.
 
     python benchmarks/movemodel/opening_curve.py --engine mcgo --sims 100,1000,10000 --save runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --engine pachi --sims 500,1000,10000 --save runs/opening-curve.jsonl
@@ -35,6 +36,7 @@ professionals'.
     python benchmarks/movemodel/opening_curve.py --engine model --sims 0 --save runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --table runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --places runs/opening-curve.jsonl
+    python benchmarks/movemodel/opening_curve.py --pairs runs/opening-curve.jsonl --baseline mcgo@1
 """
 
 import json
@@ -226,6 +228,45 @@ def places(results, games, moves):
     return "\n".join(lines)
 
 
+def sign_test(wins, losses):
+    """Exact two-sided sign test of ``wins`` against ``losses`` (ties left out)."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(wins, losses) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def pairs(results, baseline):
+    """Each result against the baseline, position by position: how often the answer is the
+    same, how often only one of the two is within distance 2 of the professional's move, and
+    the sign test of those two counts."""
+    names = [f"{r['engine']}@{r['sims']}" for r in results]
+    if baseline is None:
+        base = results[0]
+    elif baseline in names:
+        base = results[names.index(baseline)]
+    else:
+        raise click.BadParameter(f"{baseline!r} is not in the file; it holds "
+                                 + ", ".join(names), param_hint="--baseline")
+    key = lambda a: (a["game"], a["move"])  # noqa: E731
+    near = lambda a: a["distance"] is not None and a["distance"] <= 2 + 1e-9  # noqa: E731
+    first = {key(a): a for a in base["answers"]}
+    lines = [f"against `{base['engine']}` @ {base['sims']:,}:", "",
+             "| engine | sims | positions | same answer | near only in the baseline "
+             "| near only here | sign test p |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        if r is base:
+            continue
+        shared = [(first[key(a)], a) for a in r["answers"] if key(a) in first]
+        same = sum(b["answer"] == a["answer"] for b, a in shared)
+        only_base = sum(near(b) and not near(a) for b, a in shared)
+        only_here = sum(near(a) and not near(b) for b, a in shared)
+        lines.append(f"| `{r['engine']}` | {r['sims']:,} | {len(shared)} | {same} | {only_base} "
+                     f"| {only_here} | {sign_test(only_base, only_here):.3f} |")
+    return "\n".join(lines)
+
+
 def read_saved(path, answers=False):
     """The results of a ``--save`` file, the last of each engine and count."""
     latest = {}
@@ -256,7 +297,17 @@ def read_saved(path, answers=False):
 @click.option("--places", "places_of", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Only print where the answers of a --save file go (near the last move, "
                    "near a stone), beside the professionals'.")
-def main(engines, sims, limit, moves, folder, part, save, table_of, places_of):
+@click.option("--pairs", "pairs_of", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Only compare, position by position, each result of a --save file with "
+                   "the baseline's.")
+@click.option("--baseline", default=None,
+              help="With --pairs: the result to compare with, ENGINE@SIMS as the table names "
+                   "them (default: the file's first).")
+def main(engines, sims, limit, moves, folder, part, save, table_of, places_of, pairs_of,
+         baseline):
+    if pairs_of:
+        click.echo(pairs(read_saved(pairs_of, answers=True), baseline))
+        return
     if table_of:
         click.echo(table(read_saved(table_of)))
         return
