@@ -5,6 +5,8 @@
 (0.3968, 0.8922)
 >>> round(elo_difference(0.75), 1)
 190.8
+>>> mcnemar([True, True, True, False], [False, False, False, False])
+(0.25, 3, 0)
 """
 
 import math
@@ -32,3 +34,15 @@ def elo_difference(p):
     if p >= 1:
         return math.inf
     return -400.0 * math.log10(1.0 / p - 1.0) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def mcnemar(a, b):
+    """Exact two-sided McNemar test of two paired lists of flags (a sign test of the pairs
+    where they differ): ``(p, only_a, only_b)``."""
+    only_a = sum(1 for x, y in zip(a, b) if x and not y)
+    only_b = sum(1 for x, y in zip(a, b) if y and not x)
+    n = only_a + only_b
+    if n == 0:
+        return 1.0, only_a, only_b
+    tail = sum(math.comb(n, k) for k in range(min(only_a, only_b) + 1)) / 2 ** n
+    return min(1.0, 2 * tail), only_a, only_b

@@ -13,7 +13,8 @@ from mcgo.cli import main
 from mcgo.models.cfg import NFEATURES
 from mcgo.models.cfg_scorer import (ForestScorer, ScorerError, SvmScorer, load_scorer,
                                    open_scorer)
-from mcgo.train.cfg_train import mcnemar, problem_features
+from mcgo.stats import mcnemar
+from mcgo.train.cfg_train import problem_features
 from mcgo.train.tsumego import Problem, load_problems, split_of_collection
 
 sklearn = pytest.importorskip("sklearn")

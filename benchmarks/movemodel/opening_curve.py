@@ -28,7 +28,7 @@ Prints one JSON object per engine and simulation count (``--save FILE`` appends 
 every answer, as JSON lines), then a table; ``--table FILE`` prints the table of a saved file,
 ``--places FILE`` where its answers go (near the last move, near a stone) beside the
 professionals', ``--pairs FILE`` each of its results against one (``--baseline``) position by
-position, with the sign test.
+position, with the exact McNemar (sign) test.
 
     python benchmarks/movemodel/opening_curve.py --engine mcgo --sims 100,1000,10000 --save runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --engine pachi --sims 500,1000,10000 --save runs/opening-curve.jsonl
@@ -52,7 +52,7 @@ import click
 from mcgo.board import PASS, coords
 from mcgo.gtp.controller import GtpEngine
 from mcgo.match.opponents import EngineNameError, pachi_binary
-from mcgo.stats import wilson_interval
+from mcgo.stats import mcnemar, wilson_interval
 from mcgo.train.split import SPLITS, TEST
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -228,19 +228,10 @@ def places(results, games, moves):
     return "\n".join(lines)
 
 
-def sign_test(wins, losses):
-    """Exact two-sided sign test of ``wins`` against ``losses`` (ties left out)."""
-    n = wins + losses
-    if n == 0:
-        return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(wins, losses) + 1)) / 2 ** n
-    return min(1.0, 2 * tail)
-
-
 def pairs(results, baseline):
     """Each result against the baseline, position by position: how often the answer is the
     same, how often only one of the two is within distance 2 of the professional's move, and
-    the sign test of those two counts."""
+    the exact McNemar test of those two counts."""
     names = [f"{r['engine']}@{r['sims']}" for r in results]
     if baseline is None:
         base = results[0]
@@ -260,10 +251,10 @@ def pairs(results, baseline):
             continue
         shared = [(first[key(a)], a) for a in r["answers"] if key(a) in first]
         same = sum(b["answer"] == a["answer"] for b, a in shared)
-        only_base = sum(near(b) and not near(a) for b, a in shared)
-        only_here = sum(near(a) and not near(b) for b, a in shared)
+        p, only_base, only_here = mcnemar([near(b) for b, _ in shared],
+                                          [near(a) for _, a in shared])
         lines.append(f"| `{r['engine']}` | {r['sims']:,} | {len(shared)} | {same} | {only_base} "
-                     f"| {only_here} | {sign_test(only_base, only_here):.3f} |")
+                     f"| {only_here} | {p:.3f} |")
     return "\n".join(lines)
 
 

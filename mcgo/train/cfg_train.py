@@ -15,7 +15,6 @@ format (:mod:`.cfg_scorer`), with its figures in the metadata.
 """
 
 import json
-import math
 import sys
 import time
 
@@ -24,6 +23,7 @@ import numpy as np
 
 from ..clitypes import OutputFile
 from ..extras import require
+from ..stats import mcnemar
 
 LEARNERS = ("rf100", "rf200", "svm")
 TRAIN, VALIDATION, TEST = "train", "validation", "test"   # mcgo.train.split's names (that
@@ -99,17 +99,6 @@ def first_move_results(problems, scorers):
         out["first"].append(bool(correct[0]))
         out["random"].append(float(correct.mean()))
     return out
-
-
-def mcnemar(a, b):
-    """Exact two-sided McNemar p-value of two learners' solved flags on the same problems."""
-    only_a = sum(1 for x, y in zip(a, b) if x and not y)
-    only_b = sum(1 for x, y in zip(a, b) if y and not x)
-    n = only_a + only_b
-    if n == 0:
-        return 1.0, only_a, only_b
-    tail = sum(math.comb(n, k) for k in range(min(only_a, only_b) + 1)) / 2 ** n
-    return min(1.0, 2 * tail), only_a, only_b
 
 
 def share(flags):
