@@ -182,8 +182,10 @@ def table(s):
     return "\n".join([
         "| what | figure |", "|---|---:|",
         f"| positions | {s['positions']} |",
-        f"| the net's first choice within {NEAR:g} of the professional's | {s['net_choice_near']:.3f} |",
-        f"| the playouts' best of the net's {s['top']} within {NEAR:g} | {s['playout_choice_near']:.3f} |",
+        f"| the net's first choice within {NEAR:g} of the professional's | "
+        f"{s['net_choice_near']:.3f} |",
+        f"| the playouts' best of the net's {s['top']} within {NEAR:g} | "
+        f"{s['playout_choice_near']:.3f} |",
         f"| near only with the net's / only with the playouts' (McNemar p) | "
         f"{s['near_only_net']} / {s['near_only_playouts']} ({s['mcnemar_p']:.2g}) |",
         f"| a random one of the net's {s['top']} within {NEAR:g} | {s['random_pick_near']:.3f} |",
@@ -208,11 +210,13 @@ def table(s):
 @click.option("--policy", type=click.Choice(POLICY_NAMES), default="auto", show_default=True)
 @click.option("--games", type=click.IntRange(1), default=15, show_default=True)
 @click.option("--moves", type=click.IntRange(1), default=MOVES, show_default=True)
-@click.option("--folder", type=click.Path(file_okay=False), default=str(GOBAN), show_default=False)
+@click.option("--folder", type=click.Path(file_okay=False), default=str(GOBAN))
 @click.option("--split", "part", type=click.Choice(SPLITS), default=TEST, show_default=True)
-@click.option("--net", default="default", show_default=True, help="The policy net (default or a file).")
+@click.option("--net", default="default", show_default=True,
+              help="The policy net (default or a file).")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--save", type=click.Path(dir_okay=False), help="Write every position as a JSON line.")
+@click.option("--save", type=click.Path(dir_okay=False),
+              help="Write every position as a JSON line.")
 @click.option("--table", "saved", type=click.Path(exists=True, dir_okay=False),
               help="Only summarize a --save file of an earlier run (its --top, --playouts and "
                    "--policy given again).")
