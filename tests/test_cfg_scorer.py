@@ -6,14 +6,12 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from scipy import stats
 
 from mcgo.board import coords
 from mcgo.cli import main
 from mcgo.models.cfg import NFEATURES
 from mcgo.models.cfg_scorer import (ForestScorer, ScorerError, SvmScorer, load_scorer,
                                    open_scorer)
-from mcgo.stats import mcnemar
 from mcgo.train.cfg_train import problem_features
 from mcgo.train.tsumego import Problem, load_problems, split_of_collection
 
@@ -98,13 +96,6 @@ def test_doubtful_solutions_are_marked():
     row = {"collection": "c", "problem": "2", "SZ": "19", "AB": ["aa"], "AW": ["ba"],
            "C": "Black to play", "SOL": [["B", "ab", "", "this may be wrong"]]}
     assert Problem.from_json(row).doubtful
-
-
-def test_mcnemar_equals_the_exact_binomial_test():
-    rng = np.random.default_rng(3)
-    a, b = rng.random(200) < 0.5, rng.random(200) < 0.4
-    p, only_a, only_b = mcnemar(a, b)
-    assert p == pytest.approx(stats.binomtest(only_a, only_a + only_b, 0.5).pvalue)
 
 
 def test_learn_cfg_trains_reports_and_writes_a_scorer(tmp_path, tsumego_problems_file):

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from sgfmill import sgf
@@ -28,7 +29,7 @@ from mcgo.match.commands import match as match_command
 from mcgo.match.runner import Match
 from mcgo.match.scoring import parse_score
 from mcgo.match.settings import DEFAULT_REFEREE, MatchSettings
-from mcgo.stats import elo_difference, wilson_interval
+from mcgo.stats import elo_difference, mcnemar, wilson_interval
 
 from match_helpers import MCGO, fake, gnugo_score_of_sgf, extracted_sgf, archived_games, replay_sgf, cli_args
 
@@ -73,6 +74,16 @@ def test_elo_difference_inverts_the_logistic_expected_score(difference):
 def test_elo_difference_is_unbounded_at_certainty():
     assert elo_difference(1.0) == math.inf
     assert elo_difference(0.0) == -math.inf
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_mcnemar_equals_scipys_exact_binomial_test(seed):
+    stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(seed)
+    a, b = rng.random(200) < 0.5, rng.random(200) < 0.4
+    p, only_a, only_b = mcnemar(a, b)
+    assert only_a == int(np.sum(a & ~b)) and only_b == int(np.sum(b & ~a))
+    assert p == pytest.approx(stats.binomtest(only_a, only_a + only_b, 0.5).pvalue)
 
 
 def test_parse_score_reads_final_score_answers():

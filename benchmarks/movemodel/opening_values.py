@@ -75,16 +75,16 @@ def candidate_values(board, color, net, top, playouts, policy, seed):
     return out
 
 
-def near(point, professional):
-    d = distance(coords.to_gtp(point, 19), professional)
+def near(vertex, professional):
+    """Whether the GTP ``vertex`` is within ``NEAR`` of the point ``professional``."""
+    d = distance(vertex, professional)
     return d is not None and d <= NEAR + 1e-9
 
 
 def near_flags(row):
     """Whether each candidate of a saved row is within ``NEAR`` of the professional's move."""
     professional = coords.from_gtp(row["professional"], 19)
-    return np.array([near(coords.from_gtp(c["move"], 19), professional)
-                     for c in row["candidates"]], dtype=bool)
+    return np.array([near(c["move"], professional) for c in row["candidates"]], dtype=bool)
 
 
 def measure(games, moves, net, top, playouts, policy, seed):
@@ -96,16 +96,15 @@ def measure(games, moves, net, top, playouts, policy, seed):
         cands = candidate_values(board, color, net, top, playouts, policy, seed)
         if not cands:
             continue
-        values = [float(np.mean(c["halves"])) for c in cands]
-        choice = cands[int(np.argmax(values))]["move"]
-        firsts = [cands[int(np.argmax([c["halves"][h] for c in cands]))]["move"]
-                  for h in range(HALVES)]
+        vertices = [coords.to_gtp(c["move"], 19) for c in cands]
+        choice = vertices[int(np.argmax([np.mean(c["halves"]) for c in cands]))]
+        firsts = [int(np.argmax([c["halves"][h] for c in cands])) for h in range(HALVES)]
         yield dict(game=name, move=len(before) + 1, professional=coords.to_gtp(professional, 19),
-                   candidates=[dict(move=coords.to_gtp(c["move"], 19), net=round(c["net"], 4),
-                                    halves=[round(r, 4) for r in c["halves"]]) for c in cands],
-                   net_choice=coords.to_gtp(cands[0]["move"], 19),
-                   playout_choice=coords.to_gtp(choice, 19),
-                   net_near=near(cands[0]["move"], professional),
+                   candidates=[dict(move=v, net=round(c["net"], 4),
+                                    halves=[round(r, 4) for r in c["halves"]])
+                               for v, c in zip(vertices, cands)],
+                   net_choice=vertices[0], playout_choice=choice,
+                   net_near=near(vertices[0], professional),
                    playout_near=near(choice, professional),
                    halves_agree=firsts[0] == firsts[1])
 
