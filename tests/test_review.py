@@ -452,3 +452,21 @@ def test_each_position_is_searched_for_the_side_the_game_moved_next(tmp_path):
     assert [p["to_move"] for p in document["positions"]] == ["W", "B", "W", "B"]
     _, nodes = main_line(tmp_path / "out" / "handicap.sgf")
     assert "White E5" in nodes[1].get("C")
+
+
+def test_a_move_the_boards_symmetry_makes_the_best_one_counts_as_the_best():
+    """In a position that a symmetry of the board keeps, the moves it maps onto each other are
+    one move (the search keeps one of them). On the empty board a first move at D4 is the best
+    when the review's best is Q16. After D4 the mirror in the diagonal through D4 and Q16
+    keeps the position: it maps Q4 onto D16, not onto Q16; after D4 and Q16 it still does, so
+    D16 is the best Q4; after D16 no symmetry is left and D17 is not C16. sgfmill's
+    coordinates: ``dp`` is D4, ``pd`` Q16, ``dd`` D16, ``dc`` D17."""
+    from mcgo.apps.review import move_reviews
+    from mcgo.sgf.reading import read_game
+    record = read_game(b"(;GM[1]FF[4]SZ[19];B[dp];W[pd];B[dd];W[dc])")
+    assert [coords.to_gtp(p, 19) for _, p in record.moves] == ["D4", "Q16", "D16", "D17"]
+    position = dict(winrate=0.5, score_lead=0.0, best_winrate=0.5, pv=[])
+    positions = {n: dict(position, number=n, best=best)
+                 for n, best in enumerate(["Q16", "Q4", "Q4", "C16", "pass"])}
+    reviews = [m["is_best"] for m in move_reviews(record, positions)]
+    assert reviews == [True, False, True, False]

@@ -462,14 +462,14 @@ def test_policy_net_after_gives_the_nets_prior_below_the_root_once_a_node_has_th
         position = board.copy()
         for move in line:
             position.play(move)
-        alone = {m.move: m for m in Search(seed=1, policy="pattern").run(position, playouts=1).moves}
+        alone = _root_priors(Search(seed=1, policy="pattern"), position)
         probs = net.probabilities(position)
         best = max(probs.values())
         visits = tree.floats[VISITS, node]
         for c in kids:
             move = int(tree.ints[MOVE, c])
-            extra = tree.floats[PRIOR_VISITS, c] - alone[move].prior_visits
-            won = tree.floats[PRIOR_WINS, c] - alone[move].prior_wins
+            extra = tree.floats[PRIOR_VISITS, c] - alone[move][0]
+            won = tree.floats[PRIOR_WINS, c] - alone[move][1]
             if visits < after or move == K.PASS:
                 assert extra == pytest.approx(0.0) and won == pytest.approx(0.0)
             elif visits >= late:
@@ -484,10 +484,20 @@ def test_policy_net_after_gives_the_nets_prior_below_the_root_once_a_node_has_th
     assert reached, "no node two plies down had the visits"
     for move in reached:
         board.play(move)
-    kept = {m.move: m for m in search.run(board, playouts=1).moves}
-    alone = {m.move: m for m in Search(seed=1, policy="pattern").run(board, playouts=1).moves}
-    assert all(kept[p].prior_visits - alone[p].prior_visits == pytest.approx(prior)
-               for p in kept if p != K.PASS)
+    kept = _root_priors(search, board)
+    alone = _root_priors(Search(seed=1, policy="pattern"), board)
+    assert all(kept[p][0] - alone[p][0] == pytest.approx(prior) for p in kept if p != K.PASS)
+
+
+def _root_priors(search, board):
+    """``move: (prior visits, prior wins)`` of every root child after one simulation, the
+    ones a symmetric position hides included."""
+    from mcgo.search.tree import MOVE, PRIOR_VISITS, PRIOR_WINS
+    search.run(board, playouts=1)
+    t = search.trees[0]
+    return {int(t.ints[MOVE, c]): (t.floats[PRIOR_VISITS, c], t.floats[PRIOR_WINS, c])
+            for c in t.children(t.root)}
+
 
 def fuego_case(path, test_id):
     """Test ``test_id`` of a Fuego ``.tst`` file as the file runs it: the ``loadsgf`` that
@@ -541,3 +551,74 @@ def test_a_search_with_no_simulation_answers_the_priors_move_not_a_pass():
     probabilities = open_model("auto").for_size(9).probabilities(board, mcgo.BLACK)
     best = max((p for p in probabilities if p != mcgo.Board.PASS), key=probabilities.get)
     assert probabilities[result.best_move] == probabilities[best]
+
+
+# ----------------------------------------------------------------- symmetric positions
+NUMPY_GROUP = (lambda a: a, np.fliplr, np.flipud, lambda a: np.rot90(a, 2), lambda a: a.T,
+               lambda a: np.rot90(a, 1), lambda a: np.rot90(a, 3), lambda a: np.rot90(a.T, 2))
+
+
+def _grid(board):
+    """The colours of ``board`` as a (row, col) array."""
+    size = board.size
+    grid = np.zeros((size, size), dtype=np.int64)
+    for p in coords.all_points(size):
+        grid[coords.row_col(p, size)] = board.color_at(p)
+    return grid
+
+
+@pytest.mark.parametrize("size, moves, searched", [
+    # Burnside's count of the sets of points the 8 symmetries map onto each other: on an
+    # empty odd board n*n points, 3 rotations fixing the centre, 4 mirrors fixing a line of
+    # n points each: (n*n + 3 + 4n) / 8.
+    (9, [], (81 + 3 + 36) // 8),
+    (19, [], (361 + 3 + 76) // 8),
+    # A stone on the diagonal through Q16 keeps one mirror, which fixes the 18 other points
+    # of that diagonal: (360 + 18) / 2.
+    (19, ["Q16"], (360 + 18) // 2),
+    # A stone on the centre keeps all 8; the rotations fix no empty point, each mirror 18.
+    (19, ["K10"], (360 + 4 * 18) // 8),
+    (19, ["Q16", "D16"], 359),                          # no symmetry left
+])
+def test_a_symmetric_root_searches_one_move_of_each_set_of_equal_moves(size, moves, searched):
+    """At a root that a symmetry maps onto itself only one move of each set of moves it maps
+    onto each other is searched (Pachi's symmetric openings): the counts are Burnside's, and
+    NumPy's rotations and mirrors of the board, the position's own among them, carry the
+    searched moves onto every empty point, none onto another searched one."""
+    board = mcgo.Board(size, komi=7.5)
+    for m in moves:
+        board.play(m)
+    result = Search(seed=1, policy="pattern").run(board, playouts=200)
+    searched_points = [m.move for m in result.moves if m.move != K.PASS]
+    assert len(searched_points) == searched
+    assert any(m.move == K.PASS for m in result.moves)
+    grid = _grid(board)
+    keeping = [f for f in NUMPY_GROUP if np.array_equal(f(grid), grid)]
+    marks = np.zeros((size, size), dtype=np.int64)
+    for p in searched_points:
+        marks[coords.row_col(p, size)] = 1
+    covered = sum(f(marks) for f in keeping)
+    assert np.all(covered[grid == 0] > 0)
+    for p in searched_points:
+        single = np.zeros_like(marks)
+        single[coords.row_col(p, size)] = 1
+        images = {tuple(np.argwhere(f(single))[0]) for f in keeping}
+        assert sum(marks[i] for i in images) == 1
+
+
+def test_the_move_kept_of_each_symmetric_set_is_the_one_the_net_prefers():
+    """Of moves a symmetry maps onto each other, the search keeps the one with the most prior
+    wins: with the policy net as the root prior, the net's favourite of the set (the net, a
+    random one here, is not symmetric itself)."""
+    from mcgo.models.policy_net import PolicyNet
+    net = PolicyNet.random(size=9, layers=3, channels=8, seed=4)
+    board = mcgo.Board(9, komi=7.0)
+    board.play("E5")                                     # the centre: all 8 symmetries kept
+    kept = [m.move for m in Search(seed=1, policy="pattern", policy_prior=(net, 25.0))
+            .run(board, playouts=100).moves if m.move != K.PASS]
+    probs = net.probabilities(board)
+    for p in kept:
+        single = np.zeros((9, 9), dtype=np.int64)
+        single[coords.row_col(p, 9)] = 1
+        images = {coords.point(*map(int, np.argwhere(f(single))[0]), 9) for f in NUMPY_GROUP}
+        assert probs[p] == max(probs[q] for q in images)

@@ -11,6 +11,14 @@ professional's move is at most ``d`` (2 is the figure; 0, 1 and 4 are reported t
 komi 6.5 (as :mod:`opening_prediction` does); the others at their own komi, the same for
 every engine.
 
+In a symmetric position (the empty board, a first stone on a diagonal or the centre line,
+and so on: 28 of the 300 default positions) moves that a symmetry of the board maps onto each
+other are the same move, and an engine that plays the professional's 4-4 point in another
+corner is as near as one that plays it in the same one. Every answer also records its
+``symmetric_distance``, the least distance to an image of the professional's move under the
+symmetries of the position; ``--symmetric`` makes the tables and the pairs count that
+instead (files saved before it get it computed from their positions).
+
 Engines (``--engine``, repeatable), each run as a GTP subprocess, one at a time:
 
 * ``mcgo``: ``python -m mcgo gtp --quiet --playouts N --threads 1``, as a user starts it
@@ -49,7 +57,7 @@ import time
 
 import click
 
-from mcgo.board import PASS, coords
+from mcgo.board import PASS, Board, coords, symmetry
 from mcgo.gtp.controller import GtpEngine
 from mcgo.match.opponents import EngineNameError, pachi_binary
 from mcgo.stats import mcnemar, wilson_interval
@@ -115,6 +123,24 @@ def positions(games, moves):
             yield name, komi, record.moves[:n], color, p
 
 
+def symmetric_distance(answer, professional, before, size=19):
+    """The least distance from ``answer`` to an image of the professional's move under the
+    symmetries of the position after the moves ``before``
+    (:func:`mcgo.board.symmetry.position_symmetries`); None when ``answer`` is no point.
+
+    >>> q16 = coords.from_gtp("Q16", 19)
+    >>> symmetric_distance("D4", q16, []), symmetric_distance("Q4", coords.from_gtp("D17", 19), [(1, q16)])
+    (0.0, 1.0)
+    """
+    if answer.lower() in ("pass", "resign"):
+        return None
+    board = Board(size, 0)
+    for c, q in before:
+        board.play(q, c)
+    return min(distance(answer, symmetry.map_point(professional, s, size), size)
+               for s in symmetry.position_symmetries(board))
+
+
 def distance(answer, professional, size=19):
     """Euclidean distance between two points (None when ``answer`` is no point)."""
     if answer.lower() in ("pass", "resign"):
@@ -130,7 +156,6 @@ def color_word(color):
 
 def model_answers(games, moves):
     """The shipped move model's most probable move in every position: a list of dicts."""
-    from mcgo.board import Board
     from mcgo.models.movemodel import open_model
 
     model = open_model("default")
@@ -143,7 +168,8 @@ def model_answers(games, moves):
         answer = coords.to_gtp(max(probabilities, key=probabilities.get), 19)
         out.append(dict(game=name, move=len(before) + 1, color=color_word(color),
                         professional=coords.to_gtp(p, 19), answer=answer,
-                        distance=distance(answer, p)))
+                        distance=distance(answer, p),
+                        symmetric_distance=symmetric_distance(answer, p, before)))
     return out
 
 
@@ -163,21 +189,46 @@ def ask_all(spec, sims, games, moves):
             answer = engine.send(f"genmove {color_word(color)}", timeout=ANSWER_TIMEOUT)
             out.append(dict(game=name, move=len(before) + 1, color=color_word(color),
                             professional=coords.to_gtp(p, 19), answer=answer,
-                            distance=distance(answer, p)))
+                            distance=distance(answer, p),
+                            symmetric_distance=symmetric_distance(answer, p, before)))
             click.echo(f"{spec} @{sims}: {name} move {len(before) + 1}: {answer} "
                        f"(pro {coords.to_gtp(p, 19)})", err=True)
     return out
 
 
-def summary(spec, sims, answers, part, seconds):
-    """The shares within each distance and the Wilson interval of distance 2."""
+def near(answer, d=2, key="distance"):
+    """Whether an answer is within distance ``d`` (by ``key``) of the professional's move."""
+    return answer[key] is not None and answer[key] <= d + 1e-9
+
+
+def summary(spec, sims, answers, part, seconds, key="distance"):
+    """The shares within each distance (by ``key``) and the Wilson interval of distance 2."""
     n = len(answers)
-    hits = {d: sum(a["distance"] is not None and a["distance"] <= d + 1e-9 for a in answers)
-            for d in DISTANCES}
+    hits = {d: sum(near(a, d, key) for a in answers) for d in DISTANCES}
     low, high = wilson_interval(hits[2], n)
-    return dict(engine=spec, sims=sims, split=part, games=len({a["game"] for a in answers}),
-                positions=n, share={f"d<={d}": round(hits[d] / max(n, 1), 4) for d in DISTANCES},
-                wilson_95_d2=[round(low, 4), round(high, 4)], seconds=round(seconds, 1))
+    out = dict(engine=spec, sims=sims, split=part, games=len({a["game"] for a in answers}),
+               positions=n, share={f"d<={d}": round(hits[d] / max(n, 1), 4) for d in DISTANCES},
+               wilson_95_d2=[round(low, 4), round(high, 4)], seconds=round(seconds, 1))
+    if key == "distance" and all("symmetric_distance" in a for a in answers):
+        out["symmetric_d<=2"] = round(sum(near(a, 2, "symmetric_distance") for a in answers)
+                                      / max(n, 1), 4)
+    return out
+
+
+def with_symmetric(results, folder, part, moves):
+    """Saved results (with their answers) summarized by the symmetric distance, computed from
+    the positions where an older file lacks it."""
+    games = test_games(folder, part, max(r["games"] for r in results))
+    before = {(name, len(b) + 1): (b, p) for name, _, b, _, p in positions(games, moves)}
+    out = []
+    for r in results:
+        for a in r["answers"]:
+            if "symmetric_distance" not in a:
+                b, p = before[(a["game"], a["move"])]
+                a["symmetric_distance"] = symmetric_distance(a["answer"], p, b)
+        out.append(dict(summary(r["engine"], r["sims"], r["answers"], r["split"], r["seconds"],
+                                key="symmetric_distance"), answers=r["answers"]))
+    return out
 
 
 def table(results):
@@ -228,10 +279,10 @@ def places(results, games, moves):
     return "\n".join(lines)
 
 
-def pairs(results, baseline):
+def pairs(results, baseline, key="distance"):
     """Each result against the baseline, position by position: how often the answer is the
-    same, how often only one of the two is within distance 2 of the professional's move, and
-    the exact McNemar test of those two counts."""
+    same, how often only one of the two is within distance 2 (by ``key``) of the
+    professional's move, and the exact McNemar test of those two counts."""
     names = [f"{r['engine']}@{r['sims']}" for r in results]
     if baseline is None:
         base = results[0]
@@ -240,19 +291,18 @@ def pairs(results, baseline):
     else:
         raise click.BadParameter(f"{baseline!r} is not in the file; it holds "
                                  + ", ".join(names), param_hint="--baseline")
-    key = lambda a: (a["game"], a["move"])  # noqa: E731
-    near = lambda a: a["distance"] is not None and a["distance"] <= 2 + 1e-9  # noqa: E731
-    first = {key(a): a for a in base["answers"]}
+    place = lambda a: (a["game"], a["move"])  # noqa: E731
+    first = {place(a): a for a in base["answers"]}
     lines = [f"against `{base['engine']}` @ {base['sims']:,}:", "",
              "| engine | sims | positions | same answer | near only in the baseline "
              "| near only here | sign test p |", "|---|---:|---:|---:|---:|---:|---:|"]
     for r in results:
         if r is base:
             continue
-        shared = [(first[key(a)], a) for a in r["answers"] if key(a) in first]
+        shared = [(first[place(a)], a) for a in r["answers"] if place(a) in first]
         same = sum(b["answer"] == a["answer"] for b, a in shared)
-        p, only_base, only_here = mcnemar([near(b) for b, _ in shared],
-                                          [near(a) for _, a in shared])
+        p, only_base, only_here = mcnemar([near(b, key=key) for b, _ in shared],
+                                          [near(a, key=key) for _, a in shared])
         lines.append(f"| `{r['engine']}` | {r['sims']:,} | {len(shared)} | {same} | {only_base} "
                      f"| {only_here} | {p:.3f} |")
     return "\n".join(lines)
@@ -294,13 +344,17 @@ def read_saved(path, answers=False):
 @click.option("--baseline", default=None,
               help="With --pairs: the result to compare with, ENGINE@SIMS as the table names "
                    "them (default: the file's first).")
+@click.option("--symmetric", is_flag=True,
+              help="With --table or --pairs: count the distance to the professional's move or "
+                   "its image under a symmetry of the position.")
 def main(engines, sims, limit, moves, folder, part, save, table_of, places_of, pairs_of,
-         baseline):
-    if pairs_of:
-        click.echo(pairs(read_saved(pairs_of, answers=True), baseline))
-        return
-    if table_of:
-        click.echo(table(read_saved(table_of)))
+         baseline, symmetric):
+    if pairs_of or table_of:
+        saved = read_saved(pairs_of or table_of, answers=symmetric or bool(pairs_of))
+        if symmetric:
+            saved = with_symmetric(saved, folder, part, moves)
+        key = "symmetric_distance" if symmetric else "distance"
+        click.echo(pairs(saved, baseline, key) if pairs_of else table(saved))
         return
     if places_of:
         saved = read_saved(places_of, answers=True)

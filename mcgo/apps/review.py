@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass
 from typing import Optional
 
 from .. import options
-from ..board import coords
+from ..board import coords, symmetry
 from ..board.kernels import BLACK
 from ..config import SearchConfig
 from ..engine.player import Player
@@ -158,12 +158,17 @@ def move_reviews(record, positions):
     """One dict per move whose position before and after are both in ``positions`` (a list
     or a dict by number): its number, colour and vertex, Black's win rate and score lead
     after it, its losses from the mover's side (win rate 0-1, points; None where a score is
-    missing) and the best move of the position before it with its line."""
+    missing) and the best move of the position before it with its line. A move counts as the
+    best when it is the best move or, in a position that a symmetry of the board maps onto
+    itself (the empty board), one the symmetry makes the same move."""
     by_number = positions if isinstance(positions, dict) else {p["number"]: p for p in positions}
     size = record.size
     out = []
+    board = replay(record, max_moves=0).copy()
     for number, (color, point) in enumerate(record.moves, start=1):
         before, after = by_number.get(number - 1), by_number.get(number)
+        same = _same_moves(board, before["best"]) if before is not None else set()
+        board.play(point, color, repetition=False)
         if before is None or after is None:
             continue
         sign = 1.0 if color == BLACK else -1.0
@@ -176,8 +181,18 @@ def move_reviews(record, positions):
                     "winrate_loss": sign * (before["winrate"] - after["winrate"]),
                     "score_loss": score_loss,
                     "best": before["best"], "best_winrate": before["best_winrate"],
-                    "pv": before["pv"], "is_best": played == before["best"]})
+                    "pv": before["pv"], "is_best": played in same})
     return out
+
+
+def _same_moves(board, vertex):
+    """``vertex`` and its images under the symmetries that map ``board``'s position onto
+    itself, as GTP vertices."""
+    if vertex.lower() in ("pass", "resign"):
+        return {vertex}
+    point = coords.from_gtp(vertex, board.size)
+    return {coords.to_gtp(symmetry.map_point(point, s, board.size), board.size)
+            for s in symmetry.position_symmetries(board)}
 
 
 def mistakes(moves, color, threshold=0.0, top=None):

@@ -19,6 +19,7 @@ import functools
 import numpy as np
 
 from . import coords
+from .kernels import COLOR
 
 SYMMETRIES = 8
 IDENTITY = 0
@@ -67,3 +68,38 @@ def map_point(p, s, size):
         return p
     r, c = _apply(s, rc[0], rc[1], size)
     return coords.point(r, c, size)
+
+
+@functools.lru_cache(maxsize=None)
+def point_images(size):
+    """int64 array (8, (size+2)**2) over internal indices: ``point_images(size)[s, p]`` is
+    the image of point ``p`` under symmetry ``s``; the pass and the border stay where they
+    are."""
+    w = size + 2
+    out = np.tile(np.arange(w * w, dtype=np.int64), (SYMMETRIES, 1))
+    for s in range(SYMMETRIES):
+        for p in coords.all_points(size):
+            out[s, p] = map_point(p, s, size)
+    out.setflags(write=False)
+    return out
+
+
+def position_symmetries(board):
+    """The symmetries (identity first) that map ``board``'s position onto itself: every
+    stone onto a stone of its colour, and the ko point, if any, onto itself. The empty board
+    has all 8; a first stone on a diagonal leaves 2, one on the centre point 8.
+
+    >>> from mcgo.board import Board
+    >>> b = Board(19)
+    >>> len(position_symmetries(b))
+    8
+    >>> _ = b.play("Q16"); position_symmetries(b)
+    (0, 4)
+    >>> _ = b.play("D16"); position_symmetries(b)
+    (0,)
+    """
+    maps = point_images(board.size)
+    color = board.pts[COLOR]
+    ko = board.ko_point
+    return tuple(s for s in range(SYMMETRIES)
+                 if np.array_equal(color[maps[s]], color) and (ko is None or maps[s, ko] == ko))

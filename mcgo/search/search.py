@@ -30,6 +30,7 @@ import numpy as np
 
 from .. import options
 from ..board.board import TERRITORY
+from ..board import symmetry
 from ..board.history import Move
 from ..board.kernels import NFIELDS, NINFO, PASS, PASSES
 from ..config import SearchConfig
@@ -273,6 +274,37 @@ class Search:
                     np.empty(int(params[P_MODEL_DEPTH]) + 1, np.int64),
                     np.empty(board.pts.shape[1] + 1))
         self._add_root_priors(board, bonus if as_prior else None)
+        self._prune_symmetric(board)
+
+    def _prune_symmetric(self, board):
+        """In a position that a symmetry of the board maps onto itself (the empty board, a
+        first stone on a diagonal or the centre line), moves that it maps onto each other are
+        one move. The root searches one of each such set and hides the others, as Pachi does
+        in symmetric openings: the simulations are not split up to eight ways among moves of
+        one value, and the move played is the one the priors (and the visits, on a kept
+        tree) like best, which in the opening is the professionals' custom (the first stone
+        in the upper right corner). Only the root: the positions below it are rarely
+        symmetric."""
+        kept = symmetry.position_symmetries(board)
+        if len(kept) < 2:
+            return
+        images = symmetry.point_images(board.size)[list(kept)]
+        worth = {}                              # move: prior and real wins over the trees
+        for t in self.trees:
+            for c in t.children(t.root):
+                if not t.ints[BLOCKED, c]:
+                    move = int(t.ints[MOVE, c])
+                    worth[move] = worth.get(move, 0.0) + t.floats[PRIOR_WINS, c] + t.floats[WINS, c]
+        chosen = {}                             # the least image of a move: the set's pick
+        for move in sorted(worth):
+            key = int(images[:, move].min())
+            if key not in chosen or worth[move] > worth[chosen[key]]:
+                chosen[key] = move
+        keep = set(chosen.values())
+        for t in self.trees:
+            for c in t.children(t.root):
+                if int(t.ints[MOVE, c]) not in keep:
+                    t.ints[BLOCKED, c] = 1
 
     def _add_root_priors(self, board, bonus=None):
         """The root priors, once per root position (a reused root keeps them):
