@@ -278,10 +278,14 @@ def test_a_clear_move_stops_at_the_desired_time(monkeypatch):
 
 
 def test_an_unsure_move_is_extended_but_never_past_the_worst_time(monkeypatch):
-    """After black's first stone in the centre, white's four moves next to it are equal
-    by symmetry: the search stays unsure past its desired time, up to the worst."""
+    """After black's stone in the centre and one of each colour on the first line in
+    opposite corners (B1, H9: no symmetry of the board is left, so the root keeps every move;
+    on the bare centre stone it keeps one of the four equal moves next to it), white's
+    candidates stay close: the search is unsure past its desired time and thinks on, up to
+    the worst."""
     board = mcgo.Board(9, komi=7.0)
-    board.play("E5")
+    for move in ("E5", "B1", "H9"):
+        board.play(move)
     result = timed_search(monkeypatch, board, seconds=2.0, desired=0.5, early_stop=False)
     assert result.extended
     assert 0.5 < result.seconds <= 2.0 + 0.05
