@@ -43,6 +43,7 @@ position, with the exact McNemar (sign) test.
     python benchmarks/movemodel/opening_curve.py --engine "mcgo:--policy pattern" --sims 1000 --save runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --engine model --sims 0 --save runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --table runs/opening-curve.jsonl
+    python benchmarks/movemodel/opening_curve.py --table runs/opening-curve.jsonl --symmetric
     python benchmarks/movemodel/opening_curve.py --places runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --pairs runs/opening-curve.jsonl --baseline mcgo@1
 """
