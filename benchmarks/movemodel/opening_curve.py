@@ -138,8 +138,7 @@ def symmetric_distance(answer, professional, before, size=19):
     board = Board(size, 0)
     for c, q in before:
         board.play(q, c)
-    return min(distance(answer, symmetry.map_point(professional, s, size), size)
-               for s in symmetry.position_symmetries(board))
+    return min(distance(answer, q, size) for q in symmetry.equivalent_points(board, professional))
 
 
 def distance(answer, professional, size=19):

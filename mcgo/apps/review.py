@@ -186,13 +186,11 @@ def move_reviews(record, positions):
 
 
 def _same_moves(board, vertex):
-    """``vertex`` and its images under the symmetries that map ``board``'s position onto
-    itself, as GTP vertices."""
+    """``vertex`` and the moves the position's symmetries make the same, as GTP vertices."""
     if vertex.lower() in ("pass", "resign"):
         return {vertex}
-    point = coords.from_gtp(vertex, board.size)
-    return {coords.to_gtp(symmetry.map_point(point, s, board.size), board.size)
-            for s in symmetry.position_symmetries(board)}
+    points = symmetry.equivalent_points(board, coords.from_gtp(vertex, board.size))
+    return {coords.to_gtp(p, board.size) for p in points}
 
 
 def mistakes(moves, color, threshold=0.0, top=None):

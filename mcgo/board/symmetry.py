@@ -103,3 +103,19 @@ def position_symmetries(board):
     ko = board.ko_point
     return tuple(s for s in range(SYMMETRIES)
                  if np.array_equal(color[maps[s]], color) and (ko is None or maps[s, ko] == ko))
+
+
+def equivalent_points(board, point, symmetries=None):
+    """``point`` and its images under the symmetries that map ``board``'s position onto
+    itself (``symmetries``: those, when the caller has them already): the moves that are
+    one move there. The pass is only itself.
+
+    >>> from mcgo.board import Board, to_gtp
+    >>> b = Board(19)
+    >>> _ = b.play("Q16")
+    >>> sorted(to_gtp(p, 19) for p in equivalent_points(b, b.point("Q4")))
+    ['D16', 'Q4']
+    """
+    if symmetries is None:
+        symmetries = position_symmetries(board)
+    return frozenset(map_point(point, s, board.size) for s in symmetries)

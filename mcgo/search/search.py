@@ -288,7 +288,6 @@ class Search:
         kept = symmetry.position_symmetries(board)
         if len(kept) < 2:
             return
-        images = symmetry.point_images(board.size)[list(kept)]
         worth = {}                              # move: prior and real wins over the trees
         for t in self.trees:
             for c in t.children(t.root):
@@ -297,7 +296,7 @@ class Search:
                     worth[move] = worth.get(move, 0.0) + t.floats[PRIOR_WINS, c] + t.floats[WINS, c]
         chosen = {}                             # the least image of a move: the set's pick
         for move in sorted(worth):
-            key = int(images[:, move].min())
+            key = min(symmetry.equivalent_points(board, move, kept))
             if key not in chosen or worth[move] > worth[chosen[key]]:
                 chosen[key] = move
         keep = set(chosen.values())
