@@ -23,13 +23,22 @@ with less noise than a search's independent playouts have. For each position it 
   Its square root is the playouts' real spread between the candidates; beside it, the noise
   of one half (with common random numbers), the binomial noise of one half's win rate
   without them, 0.5 / sqrt(n) at most, and the n at which that binomial noise equals the
-  spread: about the visits each candidate needs before a search can rank them.
+  spread: about the visits each candidate needs before a search can rank them;
+* whether the value adds anything to the net's probabilities: how often the candidate with
+  the most log-probability plus w times its value (in sd of the value's spread) lands near
+  the professional's move, for a few w (w = 0 is the net's own choice).
+
+``--value`` says what rates a candidate: the playouts' win rate (``win``), their mean final
+score for the side that played it, area less komi (``score``), or the shipped ownership
+network's expected area after it (``ownership``, seed 003's 1-ply ranker, no playouts).
 
 Prints a JSON object (``--save FILE`` also writes every position's figures as JSON lines) and
 a short table.
 
     python benchmarks/movemodel/opening_values.py --top 5 --playouts 4000
     python benchmarks/movemodel/opening_values.py --top 5 --playouts 4000 --policy pattern
+    python benchmarks/movemodel/opening_values.py --top 5 --playouts 4000 --value score
+    python benchmarks/movemodel/opening_values.py --top 5 --value ownership
     python benchmarks/movemodel/opening_values.py --top 5 --playouts 4000 --table runs/values.jsonl
 """
 
@@ -43,6 +52,7 @@ import click
 import numpy as np
 
 from mcgo.board import Board, coords
+from mcgo.models.ownership.model import SHIPPED as SHIPPED_OWNERSHIP, open_ownership
 from mcgo.models.policy_net import open_policy_net
 from mcgo.playout import POLICY_NAMES, simulate
 from mcgo.stats import mcnemar, wilson_interval
@@ -54,23 +64,46 @@ from opening_prediction import GOBAN  # noqa: E402
 
 NEAR = 2.0            # the curve's measure: within this distance of the professional's move
 HALVES = 2            # independent halves of each candidate's playouts (two seeds)
+VALUES = ("win", "score", "ownership")
+BLEND_WEIGHTS = (0.0, 0.1, 0.3, 1.0, 3.0)  # nats of prior one sd of the value is worth
+PROBABILITY_FLOOR = 1e-4  # saved probabilities have four significant digits
+VALUE_UNITS = dict(win="win rate", score="mean score", ownership="expected area")
 
 
-def candidate_values(board, color, net, top, playouts, policy, seed):
+def playout_value(after, color, value, playouts, policy, seed):
+    """The ``value`` (``win`` or ``score``) of ``playouts`` playouts from ``after`` for
+    ``color``, the side that just played."""
+    stats = simulate(after, playouts=playouts, policy=policy, seed=seed,
+                     ownership=value == "score")
+    if value == "win":
+        black = stats.black_win_rate
+    else:  # the mean final area of black minus white, less komi
+        black = float(stats.owner_sum.sum()) / stats.playouts - after.komi
+    if color == 1:
+        return black
+    return 1.0 - black if value == "win" else -black
+
+
+def candidate_values(board, color, net, top, playouts, policy, seed, value="win",
+                     ownership_model=None):
     """The net's ``top`` moves in ``board`` for ``color``: a list of dicts with the move, the
-    net's probability and each half's win rate for ``color`` after playing it."""
+    net's probability and each half's ``value`` for ``color`` after playing it (``ownership``:
+    the ownership network's expected area of ``color``, the same in both halves)."""
     probabilities = net.probabilities(board, color)
     best = sorted(probabilities, key=lambda p: -probabilities[p])[:top]
+    areas = {}
+    if value == "ownership":
+        moves, expected = ownership_model.move_areas(board.pts, board.info, color)
+        areas = dict(zip(moves.tolist(), expected.tolist()))
     out = []
     for p in best:
-        after = board.copy()
-        after.play(p, color)
-        rates = []
-        for half in range(HALVES):
-            stats = simulate(after, playouts=playouts // HALVES, policy=policy,
-                             seed=seed + half)
-            black = stats.black_win_rate
-            rates.append(black if color == 1 else 1.0 - black)
+        if value == "ownership":
+            rates = [areas[int(p)]] * HALVES
+        else:
+            after = board.copy()
+            after.play(p, color)
+            rates = [playout_value(after, color, value, playouts // HALVES, policy, seed + half)
+                     for half in range(HALVES)]
         out.append(dict(move=int(p), net=probabilities[p], halves=rates))
     return out
 
@@ -87,20 +120,21 @@ def near_flags(row):
     return np.array([near(c["move"], professional) for c in row["candidates"]], dtype=bool)
 
 
-def measure(games, moves, net, top, playouts, policy, seed):
+def measure(games, moves, net, top, playouts, policy, seed, value="win", ownership_model=None):
     """One dict per position: the candidates, the net's and the playouts' choices."""
     for name, komi, before, color, professional in positions(games, moves):
         board = Board(19, komi)
         for c, q in before:
             board.play(q, c)
-        cands = candidate_values(board, color, net, top, playouts, policy, seed)
+        cands = candidate_values(board, color, net, top, playouts, policy, seed, value,
+                                 ownership_model)
         if not cands:
             continue
         vertices = [coords.to_gtp(c["move"], 19) for c in cands]
         choice = vertices[int(np.argmax([np.mean(c["halves"]) for c in cands]))]
         firsts = [int(np.argmax([c["halves"][h] for c in cands])) for h in range(HALVES)]
         yield dict(game=name, move=len(before) + 1, professional=coords.to_gtp(professional, 19),
-                   candidates=[dict(move=v, net=round(c["net"], 4),
+                   candidates=[dict(move=v, net=float(f"{c['net']:.4g}"),
                                     halves=[round(r, 4) for r in c["halves"]])
                                for v, c in zip(vertices, cands)],
                    net_choice=vertices[0], playout_choice=choice,
@@ -145,7 +179,25 @@ def near_minus_far(rows):
     return float(diffs.mean()), float(diffs.std(ddof=1) / math.sqrt(len(diffs))), len(diffs)
 
 
-def summarize(rows, top, playouts, policy, seconds):
+def blended_hits(rows, sd):
+    """Whether the value adds anything to the net: for each weight w of ``BLEND_WEIGHTS``,
+    the share of positions whose candidate with the most ``log(net probability) + w * value /
+    sd`` is within ``NEAR`` of the professional's move (``sd``: the value's spread between
+    the candidates). w = 0 is the net's own choice; a search that weighs the value against
+    the prior can do no better than the best w, which is chosen here on the positions
+    themselves and so flatters the value."""
+    out = {}
+    for weight in BLEND_WEIGHTS:
+        hits = 0
+        for r in rows:
+            prior = np.log([max(c["net"], PROBABILITY_FLOOR) for c in r["candidates"]])
+            value = np.array([np.mean(c["halves"]) for c in r["candidates"]])
+            hits += bool(near_flags(r)[int(np.argmax(prior + weight * value / sd))])
+        out[f"{weight:g}"] = round(hits / max(len(rows), 1), 4)
+    return out
+
+
+def summarize(rows, top, playouts, policy, seconds, value="win"):
     n = len(rows)
     net_hits = sum(r["net_near"] for r in rows)
     playout_hits = sum(r["playout_near"] for r in rows)
@@ -158,7 +210,9 @@ def summarize(rows, top, playouts, policy, seconds):
     lean, lean_se, mixed = near_minus_far(rows)
     true_sd = math.sqrt(max(true_var, 0.0))
     half = playouts // HALVES
-    out = dict(policy=policy, top=top, playouts=playouts, positions=n,
+    win = value == "win"  # binomial noise and the playouts a search needs: win rates only
+    total_sd = math.sqrt(max(true_var + noise_var / HALVES, 1e-12))
+    out = dict(value=value, policy=policy, top=top, playouts=playouts, positions=n,
                net_choice_near=round(net_hits / max(n, 1), 4),
                net_choice_wilson=[round(x, 4) for x in wilson_interval(net_hits, n)],
                playout_choice_near=round(playout_hits / max(n, 1), 4),
@@ -171,34 +225,45 @@ def summarize(rows, top, playouts, policy, seconds):
                halves_agree=round(agree / max(n, 1), 4), chance_agreement=round(1 / top, 4),
                true_sd=round(true_sd, 4),
                noise_sd_per_half=round(math.sqrt(noise_var), 4),
-               noise_sd_binomial_per_half=round(0.5 / math.sqrt(half), 4),
-               playouts_for_sd_equal=(round(0.25 / true_var) if true_var > 0 else None),
+               noise_sd_binomial_per_half=round(0.5 / math.sqrt(half), 4) if win else None,
+               playouts_for_sd_equal=(round(0.25 / true_var) if win and true_var > 0
+                                      else None),
+               blend_near=blended_hits(rows, total_sd),
                seconds=round(seconds, 1))
     return out
 
 
 def table(s):
+    value = s.get("value", "win")
+    unit = VALUE_UNITS[value]
+    weights = list(s["blend_near"])
+    blends = " / ".join(f"{s['blend_near'][w]:.3f}" for w in weights)
+    noise = [] if value == "ownership" else [
+        f"| the noise of one half ({s['playouts'] // HALVES} playouts, common random numbers), "
+        f"sd | {s['noise_sd_per_half']:.4f} |"]
+    binomial = [] if value != "win" else [
+        f"| the same without common random numbers, binomial sd | "
+        f"{s['noise_sd_binomial_per_half']:.4f} |",
+        f"| playouts a candidate needs for its noise to equal that spread (win rates) | "
+        f"{s['playouts_for_sd_equal']} |"]
     return "\n".join([
         "| what | figure |", "|---|---:|",
         f"| positions | {s['positions']} |",
         f"| the net's first choice within {NEAR:g} of the professional's | "
         f"{s['net_choice_near']:.3f} |",
-        f"| the playouts' best of the net's {s['top']} within {NEAR:g} | "
+        f"| the value's best of the net's {s['top']} within {NEAR:g} | "
         f"{s['playout_choice_near']:.3f} |",
-        f"| near only with the net's / only with the playouts' (McNemar p) | "
+        f"| near only with the net's / only with the value's (McNemar p) | "
         f"{s['near_only_net']} / {s['near_only_playouts']} ({s['mcnemar_p']:.2g}) |",
         f"| a random one of the net's {s['top']} within {NEAR:g} | {s['random_pick_near']:.3f} |",
-        f"| near candidates' win rate minus far ones' ({s['mixed_positions']} positions with "
+        f"| near candidates' {unit} minus far ones' ({s['mixed_positions']} positions with "
         f"both), +- se | {s['near_minus_far']} +- {s['near_minus_far_se']} |",
         f"| the two halves rate the same candidate best (chance {s['chance_agreement']:.2f}) | "
         f"{s['halves_agree']:.3f} |",
-        f"| the candidates' true spread, sd of the win rate | {s['true_sd']:.4f} |",
-        f"| the noise of one half ({s['playouts'] // HALVES} playouts, common random numbers), "
-        f"sd | {s['noise_sd_per_half']:.4f} |",
-        f"| the same without common random numbers, binomial sd | "
-        f"{s['noise_sd_binomial_per_half']:.4f} |",
-        f"| playouts a candidate needs for its noise to equal that spread | "
-        f"{s['playouts_for_sd_equal']} |"])
+        f"| the candidates' true spread, sd of the {unit} | {s['true_sd']:.4f} |",
+        *noise, *binomial,
+        f"| the net's log-probability plus w sd of the value, within {NEAR:g}, w = "
+        f"{' / '.join(weights)} | {blends} |"])
 
 
 @click.command()
@@ -207,6 +272,10 @@ def table(s):
 @click.option("--playouts", type=click.IntRange(2), default=4000, show_default=True,
               help="Playouts from each candidate, in two halves of different seeds.")
 @click.option("--policy", type=click.Choice(POLICY_NAMES), default="auto", show_default=True)
+@click.option("--value", type=click.Choice(VALUES), default="win", show_default=True,
+              help="What rates a candidate: the playouts' win rate, their mean score (area "
+                   "less komi), or the shipped ownership network's expected area (no "
+                   "playouts).")
 @click.option("--games", type=click.IntRange(1), default=15, show_default=True)
 @click.option("--moves", type=click.IntRange(1), default=MOVES, show_default=True)
 @click.option("--folder", type=click.Path(file_okay=False), default=str(GOBAN))
@@ -218,12 +287,12 @@ def table(s):
               help="Write every position as a JSON line.")
 @click.option("--table", "saved", type=click.Path(exists=True, dir_okay=False),
               help="Only summarize a --save file of an earlier run (its --top, --playouts and "
-                   "--policy given again).")
-def main(top, playouts, policy, games, moves, folder, part, net, seed, save, saved):
+                   "--policy and --value given again).")
+def main(top, playouts, policy, value, games, moves, folder, part, net, seed, save, saved):
     if saved:
         with open(saved) as f:
             rows = [json.loads(line) for line in f if line.strip()]
-        result = summarize(rows, top, playouts, policy, 0.0)
+        result = summarize(rows, top, playouts, policy, 0.0, value)
         print(json.dumps(result))
         print(table(result))
         return
@@ -231,12 +300,14 @@ def main(top, playouts, policy, games, moves, folder, part, net, seed, save, sav
         raise click.BadParameter(f"{folder}: no such folder (tools/setup.sh installs the goban "
                                  "games)", param_hint="--folder")
     policy_net = open_policy_net(net)
+    ownership_model = open_ownership(SHIPPED_OWNERSHIP) if value == "ownership" else None
     records = test_games(folder, part, games)
     start = time.perf_counter()
     rows = []
     sink = open(save, "w") if save else None
     try:
-        for row in measure(records, moves, policy_net, top, playouts, policy, seed):
+        for row in measure(records, moves, policy_net, top, playouts, policy, seed, value,
+                           ownership_model):
             rows.append(row)
             if sink:
                 sink.write(json.dumps(row) + "\n")
@@ -244,7 +315,7 @@ def main(top, playouts, policy, games, moves, folder, part, net, seed, save, sav
     finally:
         if sink:
             sink.close()
-    result = summarize(rows, top, playouts, policy, time.perf_counter() - start)
+    result = summarize(rows, top, playouts, policy, time.perf_counter() - start, value)
     print(json.dumps(result))
     print(table(result))
 
