@@ -286,7 +286,7 @@ def table(s):
 @click.option("--save", type=click.Path(dir_okay=False),
               help="Write every position as a JSON line.")
 @click.option("--table", "saved", type=click.Path(exists=True, dir_okay=False),
-              help="Only summarize a --save file of an earlier run (its --top, --playouts and "
+              help="Only summarize a --save file of an earlier run (its --top, --playouts, "
                    "--policy and --value given again).")
 def main(top, playouts, policy, value, games, moves, folder, part, net, seed, save, saved):
     if saved:
