@@ -66,43 +66,41 @@ NEAR = 2.0            # the curve's measure: within this distance of the profess
 HALVES = 2            # independent halves of each candidate's playouts (two seeds)
 VALUES = ("win", "score", "ownership")
 BLEND_WEIGHTS = (0.0, 0.1, 0.3, 1.0, 3.0)  # nats of prior one sd of the value is worth
-PROBABILITY_FLOOR = 1e-4  # saved probabilities have four significant digits
+PROBABILITY_FLOOR = 1e-4  # older saved files round the net's probabilities to 4 decimals
 VALUE_UNITS = dict(win="win rate", score="mean score", ownership="expected area")
 
 
-def playout_value(after, color, value, playouts, policy, seed):
-    """The ``value`` (``win`` or ``score``) of ``playouts`` playouts from ``after`` for
-    ``color``, the side that just played."""
+def value_after(after, color, value, playouts, policy, seed, ownership_model=None):
+    """The ``value`` of the position ``after`` for ``color``, the side that just played:
+    ``win`` and ``score``, the win rate and the mean final score (area less komi) of
+    ``playouts`` playouts; ``ownership``, the ownership network's expected area."""
+    if value == "ownership":
+        black = ownership_model.black_area(after.pts, after.info)
+        return black if color == 1 else after.size * after.size - black
     stats = simulate(after, playouts=playouts, policy=policy, seed=seed,
                      ownership=value == "score")
     if value == "win":
         black = stats.black_win_rate
-    else:  # the mean final area of black minus white, less komi
-        black = float(stats.owner_sum.sum()) / stats.playouts - after.komi
-    if color == 1:
-        return black
-    return 1.0 - black if value == "win" else -black
+        return black if color == 1 else 1.0 - black
+    black = float(stats.owner_sum.sum()) / stats.playouts - after.komi
+    return black if color == 1 else -black
 
 
 def candidate_values(board, color, net, top, playouts, policy, seed, value="win",
                      ownership_model=None):
     """The net's ``top`` moves in ``board`` for ``color``: a list of dicts with the move, the
-    net's probability and each half's ``value`` for ``color`` after playing it (``ownership``:
-    the ownership network's expected area of ``color``, the same in both halves)."""
+    net's probability and each half's ``value`` for ``color`` after playing it (the network's
+    ``ownership`` has no noise: the same in both halves)."""
     probabilities = net.probabilities(board, color)
     best = sorted(probabilities, key=lambda p: -probabilities[p])[:top]
-    areas = {}
-    if value == "ownership":
-        moves, expected = ownership_model.move_areas(board.pts, board.info, color)
-        areas = dict(zip(moves.tolist(), expected.tolist()))
     out = []
     for p in best:
+        after = board.copy()
+        after.play(p, color)
         if value == "ownership":
-            rates = [areas[int(p)]] * HALVES
+            rates = [value_after(after, color, value, 0, policy, seed, ownership_model)] * HALVES
         else:
-            after = board.copy()
-            after.play(p, color)
-            rates = [playout_value(after, color, value, playouts // HALVES, policy, seed + half)
+            rates = [value_after(after, color, value, playouts // HALVES, policy, seed + half)
                      for half in range(HALVES)]
         out.append(dict(move=int(p), net=probabilities[p], halves=rates))
     return out
