@@ -21,10 +21,9 @@ DEFAULT_PLAY_SIZE = 9
 
 # Playout policies by name, in the order of their numbers in the kernels
 # (:mod:`mcgo.playout.dispatch`): the thesis's four (``auto`` is its choice per position, 9.5),
-# then the extensions no default plays, kept for the 19x19 playouts still to be measured:
-# ``learned`` samples the learned move model (:mod:`mcgo.playout.learned_policy`),
-# ``tactical`` reads ladders and nakade, ``guided`` draws its last step by the model.
-PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "learned", "tactical", "guided")
+# then ``tactical``, which reads ladders, nakade and two-liberty fights: no default plays it
+# (it wins at equal simulations, not yet at equal time; benchmarks/RESULTS.md).
+PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "tactical")
 DEFAULT_POLICY = "auto"
 
 # Search presets (:mod:`mcgo.search.presets`), the default first.
@@ -160,11 +159,6 @@ NAMED_SETTINGS = {s.name: s for s in (
                                       "P(best); 1: model_prior * sqrt(P(move)) visits, all won "
                                       "(Pachi's form)",
             strong=0, thesis=0, slot=12),
-    Setting("bonus_visits", float, "0: the root bonus (case base, --cfg-prior) is added to a root "
-                                   "move's value, as the thesis does; V > 0: a bonus b becomes "
-                                   "V * b virtual visits, all won, which the search's own visits "
-                                   "outweigh",
-            strong=0.0, thesis=0.0),
     Setting("policy_net_after", int, "with the policy net (19x19), a node below the root gets "
                                      "its prior too once it has this many visits (0: the "
                                      "root alone)",

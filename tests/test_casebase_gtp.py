@@ -58,36 +58,6 @@ def test_gtp_refuses_a_bad_casebase_file(tmp_path):
     assert result.exit_code == 0 and "no case base" in result.output
 
 
-def test_bonus_visits_make_the_bonus_a_prior_given_once_per_root():
-    """``kata-set-param bonus_visits V``: each move the case base favours gets bonus * V
-    virtual visits, all won (0.4 * V on the professional's move), on top of the playout
-    rules' priors, instead of the additive bonus; a second search of the same position (the
-    strong preset keeps its tree) adds none."""
-    record = read_game(GAME)
-    advisor = OpeningAdvisor(CaseBase.from_records([record]))
-    plain = session_after(record.moves[:6], advisor, preset="strong")
-    prior = session_after(record.moves[:6], advisor, preset="strong")
-    prior.send("kata-set-param bonus_visits 50")
-    bonus = advisor.advise(prior.engine.board)[0]
-    pro = record.moves[6][1]                        # J4, the record's seventh move
-    assert bonus[pro] == 0.4
-
-    def stats(session):
-        search = session.engine.player.search
-        return {m.move: m for m in search.root_stats(session.engine.board)}
-
-    plain.send("reg_genmove b")
-    prior.send("reg_genmove b")
-    without, with_ = stats(plain), stats(prior)
-    assert without[pro].bonus == 0.4 and with_[pro].bonus == 0.0
-    for move, s in with_.items():
-        extra = 50 * bonus[move]
-        assert s.prior_visits == without[move].prior_visits + extra, move
-        assert s.prior_wins == without[move].prior_wins + extra, move
-    prior.send("reg_genmove b")
-    assert stats(prior)[pro].prior_visits == without[pro].prior_visits + 20
-
-
 def test_casebase_auto_follows_the_preset():
     """``--casebase auto`` (the default): the shipped case base with the thesis preset, where
     it answers the empty board's GoGui query with a professional's game; none with the

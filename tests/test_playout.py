@@ -20,8 +20,6 @@ from mcgo.playout import common, fill_policy, pattern_policy, scoring
 from mcgo.playout.patterns import MOGO_SHAPES
 from mcgo.tactics import atari, eyes
 
-# The learned policy's tables (the shipped model); the other policies ignore them.
-MODEL = playout.playout_tables("learned", None)
 SCRATCH = np.zeros(8, dtype=np.int32)  # the nakade test of random_move's self-atari rule
 
 LETTERS = {"X": K.BLACK, "O": K.WHITE, ".": K.EMPTY, "#": K.OFFBOARD}
@@ -46,7 +44,7 @@ def sgfmill_area(pts, size):
 
 # --------------------------------------------------------------------------- scores
 @pytest.mark.parametrize("size", [9, 13, 19])
-@pytest.mark.parametrize("policy", ["random", "pattern", "fill", "learned", "tactical"])
+@pytest.mark.parametrize("policy", ["random", "pattern", "fill", "tactical"])
 def test_playout_score_equals_sgfmill_area_score(size, policy):
     board = mcgo.Board(size)
     for move in ["D4", "E5", "C3"]:
@@ -58,7 +56,7 @@ def test_playout_score_equals_sgfmill_area_score(size, policy):
     for _ in range(30):
         pts, info = board.pts.copy(), board.info.copy()
         playout.run_playout(kind, pts, info, board.zob, playout.shape_table(), work, rng, owner,
-                            playout.NO_RECORD, MODEL)
+                            playout.NO_RECORD)
         area = sgfmill_area(pts, size)
         assert K.area_of(owner) == area
         for komi in (area - 0.5, float(area), area + 0.5):   # a win, a jigo, a loss for black
@@ -85,7 +83,7 @@ def test_each_registered_policy_runs_under_its_number():
             pts, info = board.pts.copy(), board.info.copy()
             owner = np.zeros(board.pts.shape[1], dtype=np.int8)
             moves = run(number, pts, info, board.zob, playout.shape_table(), work,
-                        common.seed_rng(5), owner, playout.NO_RECORD, MODEL)
+                        common.seed_rng(5), owner, playout.NO_RECORD)
             runs.append((moves, owner.tobytes()))
         assert runs[0] == runs[1], name
         results[name] = runs[0]
@@ -95,7 +93,7 @@ def test_each_registered_policy_runs_under_its_number():
     owner = np.zeros(board.pts.shape[1], dtype=np.int8)
     assert playout.run_playout(len(options.PLAYOUT_POLICIES), board.pts.copy(), board.info.copy(),
                                board.zob, playout.shape_table(), work, common.seed_rng(5),
-                               owner, playout.NO_RECORD, MODEL) == playout.dispatch.NO_POLICY
+                               owner, playout.NO_RECORD) == playout.dispatch.NO_POLICY
     with pytest.raises(ValueError, match="unknown playout policy"):
         playout.policy_id("nonsense")
 
@@ -521,7 +519,7 @@ def test_fill_removes_chains_of_three_or_fewer():
 
 
 # --------------------------------------------------------------------------- move record
-@pytest.mark.parametrize("policy", ["random", "pattern", "learned", "tactical"])
+@pytest.mark.parametrize("policy", ["random", "pattern", "tactical"])
 def test_recorded_moves_replay_to_the_same_final_position(policy):
     """The record the search's AMAF uses holds exactly the moves played: replaying them on a
     real Board (whose rules were checked against sgfmill) gives the playout's final stones."""
@@ -536,7 +534,7 @@ def test_recorded_moves_replay_to_the_same_final_position(policy):
     for _ in range(5):
         pts, info = board.pts.copy(), board.info.copy()
         n = playout.run_playout(kind, pts, info, board.zob, playout.shape_table(), work, rng,
-                                owner, record, MODEL)
+                                owner, record)
         replay = board.copy()
         for entry in record[:n]:
             p, color = divmod(int(entry), playout.RECORD_COLORS)

@@ -18,8 +18,7 @@ import numpy as np
 
 from .. import __version__, options
 from ..board import Board, coords
-from ..playout import (NO_OWNERSHIP, PlayoutStats, playout_tables, policy_id, run_batch,
-                      shape_table, thread_seed)
+from ..playout import NO_OWNERSHIP, PlayoutStats, policy_id, run_batch, shape_table, thread_seed
 
 # Middle-game positions: the first moves of real games, as SGF points.
 MIDGAME_POSITIONS = {
@@ -64,12 +63,11 @@ def run_bench(policy, size, seconds, threads=1, start="empty", seed=1, progress=
     kind = policy_id(policy)
     table = shape_table()
     args = (board.pts, board.info, board.zob, table)
-    model = playout_tables(policy, None)   # learned: the shipped default model
-    run_batch(kind, *args, seed, WARMUP_PLAYOUTS, board.komi, NO_OWNERSHIP, model)  # compile or load
+    run_batch(kind, *args, seed, WARMUP_PLAYOUTS, board.komi, NO_OWNERSHIP)  # compile or load
 
     # Size the chunks from a short single-thread measurement.
     t0 = time.perf_counter()
-    run_batch(kind, *args, seed, WARMUP_PLAYOUTS, board.komi, NO_OWNERSHIP, model)
+    run_batch(kind, *args, seed, WARMUP_PLAYOUTS, board.komi, NO_OWNERSHIP)
     rate = WARMUP_PLAYOUTS / max(time.perf_counter() - t0, 1e-6)
     chunk = max(1, int(rate * CHUNK_SECONDS))
 
@@ -81,11 +79,9 @@ def run_bench(policy, size, seconds, threads=1, start="empty", seed=1, progress=
 
     def worker(thread):
         batch_seed = thread_seed(seed, thread)
-        tables = playout_tables(policy, None)   # the scratch row is the thread's own
         cpu_start = time.thread_time()
         while time.perf_counter() < deadline:
-            wins, moves = run_batch(kind, *args, batch_seed, chunk, board.komi, NO_OWNERSHIP,
-                                    tables)
+            wins, moves = run_batch(kind, *args, batch_seed, chunk, board.komi, NO_OWNERSHIP)
             batch_seed += 1
             with lock:
                 stats.add(chunk, wins, moves)

@@ -204,6 +204,19 @@ def open_model(choice):
     return model
 
 
+def model_tables(model):
+    """The ``model`` tuple the search kernels read of a :class:`MoveModel` for the tree's
+    priors: ``(pattern_lg, group_lg, spatial_keys, spatial_lg, vals)``, ``vals`` a scratch
+    row of its own (one tuple per thread). ``None`` gives placeholders of the same types
+    (all gammas 1), which the kernels never read when the tree has no model."""
+    vals = np.zeros(NGROUPS, dtype=np.int32)
+    if model is None:
+        return (np.zeros(1), np.zeros((NGROUPS, MAXVALUES)), np.full(1, -1, dtype=np.int64),
+                np.zeros(1), vals)
+    return (model.pattern_table, model.group_log_gamma, model.spatial_keys, model.spatial_table,
+            vals)
+
+
 def load(path):
     """The :class:`MoveModel` of a file; raises :class:`ModelError` saying what is wrong."""
     arrays, meta = weights_file.read(path, FORMAT, "move model", ModelError)

@@ -9,17 +9,14 @@ Policies, each in a file of its own:
   eyespaces;
 * ``auto`` (:mod:`.auto_policy`): pattern below 19x19; on 19x19 fill for the first 40 moves
   of the game, then pattern;
-* ``learned`` (:mod:`.learned_policy`): each move drawn in proportion to the learned move
-  model's gamma near the last two moves, a cheap base weight elsewhere;
 * ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders, nakade and
-  two-liberty fights too;
-* ``guided`` (:mod:`.guided_policy`): the pattern playout whose random last step is drawn by
-  the learned move model among a few random playable points.
+  two-liberty fights too.
 
-``learned``, ``tactical`` and ``guided`` are extensions: no default plays them (their A/B
-results are in benchmarks/journal/); they stay for the 19x19 playouts still to be
-measured. Each is its file and its line in the registry, nothing more: the default
-search neither reads nor allocates anything for them.
+``tactical`` is an extension no default plays: it wins at equal simulations but not yet at
+equal time (benchmarks/RESULTS.md). It is its file and its line in the registry, nothing
+more: the default search neither reads nor allocates anything for it. (The playouts that
+sampled the learned move model, ``learned`` and ``guided``, lost their A/Bs at equal CPU
+and left the package; git history and benchmarks/journal/ keep them.)
 
 What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
 a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)
@@ -28,12 +25,10 @@ and the tactics of :mod:`mcgo.tactics`; :mod:`.dispatch` runs a policy by its nu
 Adding a policy ``NAME``: one new file and one registry line.
 
 1. Write ``mcgo/playout/NAME_policy.py`` with a kernel
-   ``play_out(pts, info, zob, pat3, work, rng, owner, record, model)`` that plays the
+   ``play_out(pts, info, zob, pat3, work, rng, owner, record)`` that plays the
    position to the end in place, writes the final owners into ``owner`` and returns the moves
    played (``work``: the thread's work arrays, :func:`new_work`: its scratch rows and the
-   ladder reader's space; ``model``: the learned move model's arrays, :func:`model_tables`;
-   most ignore it, and one that reads it says so with ``READS_MODEL = True``, so that it
-   gets the shipped model when none is given). A policy that chooses one move at a time writes ``choose_move(pts, info,
+   ladder reader's space). A policy that chooses one move at a time writes ``choose_move(pts, info,
    zob, pat3, work, rng, color)`` and returns ``common.play_moves(choose_move, ...)`` (see
    :mod:`.random_policy`).
 2. Append ``"NAME"`` to :data:`mcgo.options.PLAYOUT_POLICIES` (its place there is its
@@ -69,15 +64,13 @@ import numpy as np
 from .. import options
 from ..board import coords
 from .common import RECORD_COLORS
-from .dispatch import (MODEL_POLICIES, NO_RECORD, POLICY_NAMES, first_move_counts, new_work,
-                       playout_tables, run_batch, run_playout)
-from .learned_policy import model_tables
+from .dispatch import NO_RECORD, POLICY_NAMES, first_move_counts, new_work, run_batch, run_playout
 from .patterns import pattern_table
 from .scoring import board_array, mean_ownership
 
 __all__ = ["simulate", "ownership", "first_moves", "policy_id", "shape_table", "PlayoutStats",
            "POLICY_NAMES", "run_batch", "run_playout", "new_work", "NO_RECORD", "RECORD_COLORS",
-           "board_array", "mean_ownership", "model_tables", "playout_tables", "MODEL_POLICIES"]
+           "board_array", "mean_ownership"]
 
 _shape_table = None
 NO_OWNERSHIP = np.zeros(0, dtype=np.int32)
@@ -137,14 +130,10 @@ def thread_seed(seed, thread):
     return options.normalize_seed(seed + 0x9E3779B1 * thread)
 
 
-def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threads=1, komi=None,
-             model=None):
+def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threads=1, komi=None):
     """Run ``playouts`` playouts from ``board``'s position with the side to move, split over
-    ``threads`` threads (the kernels release the GIL). Returns :class:`PlayoutStats`.
-    ``model``: the :class:`mcgo.models.movemodel.MoveModel` of the ``learned`` policy (None:
-    the shipped default model); the other policies ignore it."""
+    ``threads`` threads (the kernels release the GIL). Returns :class:`PlayoutStats`."""
     kind = policy_id(policy)
-    tables = [playout_tables(policy, model) for _ in range(threads)]
     komi = board.komi if komi is None else komi
     stats = PlayoutStats(policy)
     shares = [playouts // threads + (1 if i < playouts % threads else 0) for i in range(threads)]
@@ -153,11 +142,11 @@ def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threa
     start = time.perf_counter()
     if threads == 1:
         results = [run_batch(kind, board.pts, board.info, board.zob, shape_table(), seed,
-                             playouts, komi, sums[0], tables[0])]
+                             playouts, komi, sums[0])]
     else:
         with concurrent.futures.ThreadPoolExecutor(threads) as pool:
             futures = [pool.submit(run_batch, kind, board.pts, board.info, board.zob, shape_table(),
-                                   thread_seed(seed, i), shares[i], komi, sums[i], tables[i])
+                                   thread_seed(seed, i), shares[i], komi, sums[i])
                        for i in range(threads)]
             results = [f.result() for f in futures]
     stats.seconds = time.perf_counter() - start
@@ -168,10 +157,10 @@ def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threa
     return stats
 
 
-def first_moves(board, playouts=100, policy="auto", seed=0, model=None):
+def first_moves(board, playouts=100, policy="auto", seed=0):
     """How often each move was the first of ``playouts`` playouts from ``board`` with the
     side to move: ``{point: count}`` (``PASS`` for a playout that passed at once), most
-    frequent first. ``model``: as :func:`simulate`.
+    frequent first.
 
     >>> import mcgo
     >>> board = mcgo.Board(9)
@@ -182,16 +171,16 @@ def first_moves(board, playouts=100, policy="auto", seed=0, model=None):
     {'D3': 50}
     """
     counts = first_move_counts(policy_id(policy), board.pts, board.info, board.zob, shape_table(),
-                               seed, playouts, playout_tables(policy, model))
+                               seed, playouts)
     points = np.flatnonzero(counts)
     order = sorted(points, key=lambda p: (-counts[p], p))
     return {int(p): int(counts[p]) for p in order}
 
 
-def ownership(board, playouts=1000, policy="auto", seed=0, threads=1, model=None):
+def ownership(board, playouts=1000, policy="auto", seed=0, threads=1):
     """The mean final owner of every point over the playouts: +1 black, -1 white, as a
     ``(size, size)`` float array indexed ``[row, col]``, row 0 at the bottom."""
-    stats = simulate(board, playouts, policy, seed, ownership=True, threads=threads, model=model)
+    stats = simulate(board, playouts, policy, seed, ownership=True, threads=threads)
     return mean_ownership(stats.owner_sum, stats.playouts, board.size)
 
 

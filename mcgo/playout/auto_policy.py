@@ -16,8 +16,8 @@ def uses_fill(info):
 
 
 @kernel
-def play_out(pts, info, zob, pat3, work, rng, owner, record, model):
+def play_out(pts, info, zob, pat3, work, rng, owner, record):
     """A fill or a pattern playout, as :func:`uses_fill` says."""
     if uses_fill(info):
-        return fill_policy.play_out(pts, info, zob, pat3, work, rng, owner, record, model)
-    return pattern_policy.play_out(pts, info, zob, pat3, work, rng, owner, record, model)
+        return fill_policy.play_out(pts, info, zob, pat3, work, rng, owner, record)
+    return pattern_policy.play_out(pts, info, zob, pat3, work, rng, owner, record)

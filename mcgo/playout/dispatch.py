@@ -3,9 +3,7 @@
 
 The registry is :data:`mcgo.options.PLAYOUT_POLICIES`: policy number ``i`` is the ``i``-th
 name there, and the policy ``NAME`` lives in ``mcgo/playout/NAME_policy.py``, whose
-``play_out(pts, info, zob, pat3, work, rng, owner, record, model)`` plays one playout to
-the end (``model``: the learned move model's tables, :func:`.learned_policy.model_tables`,
-read by the policies that use it).
+``play_out(pts, info, zob, pat3, work, rng, owner, record)`` plays one playout to the end.
 :func:`run_playout`'s chain of ``if policy == i`` is generated from the registry when this
 module is imported: the same code as if written by hand (no function pointers, so Numba
 inlines and caches it as usual), but nothing to edit here when a policy is added. (Numba's
@@ -23,7 +21,6 @@ from ..jit import allocating_kernel, kernel
 from .common import RECORD_COLORS, seed_rng
 from ..tactics.ladder import new_ladder_space
 from .fill_policy import SCRATCH_ROWS
-from .learned_policy import default_model, model_tables
 from .scoring import add_owner, black_win_value
 
 NO_RECORD = np.zeros(0, dtype=np.int32)  # keep no moves
@@ -32,18 +29,6 @@ NO_POLICY = -1                           # run_playout's answer to an unknown nu
 POLICY_NAMES = {name: number for number, name in enumerate(options.PLAYOUT_POLICIES)}
 POLICY_MODULES = {name: importlib.import_module(f".{name}_policy", __package__)
                   for name in options.PLAYOUT_POLICIES}
-# The policies whose playouts read the learned move model: their files say so (READS_MODEL).
-MODEL_POLICIES = tuple(name for name, module in POLICY_MODULES.items()
-                       if getattr(module, "READS_MODEL", False))
-
-
-def playout_tables(policy, model):
-    """The ``model`` tuple for a playout of ``policy`` (a name): ``model``'s tables, the
-    default model's when ``policy`` reads a model (:data:`MODEL_POLICIES`) and ``model``
-    is None, else placeholders."""
-    if model is None and policy in MODEL_POLICIES:
-        model = default_model()
-    return model_tables(model)
 
 
 @allocating_kernel
@@ -57,11 +42,11 @@ def new_work(size):
 
 def _run_playout_source(names):
     """The source of :func:`run_playout` for the policies ``names``, in number order."""
-    lines = ["def run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model):"]
+    lines = ["def run_playout(policy, pts, info, zob, pat3, work, rng, owner, record):"]
     for number, name in enumerate(names):
         lines += [f"    if policy == {number}:",
                   f"        return {name}_policy.play_out(pts, info, zob, pat3, work, rng, "
-                  "owner, record, model)"]
+                  "owner, record)"]
     lines.append("    return NO_POLICY")
     return "\n".join(lines) + "\n"
 
@@ -75,17 +60,15 @@ run_playout.__doc__ = """Play one playout of the policy numbered ``policy`` in p
     points filled), or ``NO_POLICY`` for an unknown number (``owner`` then untouched). The
     score is ``area_of(owner)``.
 
-    ``work``: the thread's work arrays (:func:`new_work`); ``model``: the learned move
-    model's arrays (:func:`.learned_policy.model_tables`).
+    ``work``: the thread's work arrays (:func:`new_work`).
     ``record`` (int32) receives the moves, ``point * RECORD_COLORS + colour``, as far as it
     is long: the search's AMAF statistics need them; pass ``NO_RECORD`` to keep none."""
 run_playout = kernel(run_playout)  # noqa: F821 (defined by the exec above)
 
 
 @allocating_kernel
-def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum, model):
-    """``n`` playouts from the position ``(pts0, info0)``, seeded by ``seed``; ``model``: see
-    :func:`run_playout` (one tuple per thread: its last array is scratch).
+def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum):
+    """``n`` playouts from the position ``(pts0, info0)``, seeded by ``seed``.
 
     Returns ``(black_wins, moves)``: wins count a jigo as half. When ``owner_sum`` is not
     empty, adds +1 for every point black owns at the end and -1 for every white point."""
@@ -101,7 +84,7 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum, model):
     moves = 0
     for _ in range(n):
         copy_position(pts0, info0, pts, info)
-        moves += run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model)
+        moves += run_playout(policy, pts, info, zob, pat3, work, rng, owner, record)
         black_wins += black_win_value(owner, komi)
         if accumulate:
             add_owner(owner_sum, owner)
@@ -109,7 +92,7 @@ def run_batch(policy, pts0, info0, zob, pat3, seed, n, komi, owner_sum, model):
 
 
 @allocating_kernel
-def first_move_counts(policy, pts0, info0, zob, pat3, seed, n, model):
+def first_move_counts(policy, pts0, info0, zob, pat3, seed, n):
     """How often each point was the first move of ``n`` playouts of ``policy`` from the
     position ``(pts0, info0)``, seeded by ``seed``: an int32 array indexed by point (index
     ``PASS``, 0, counts the passes). The playout policy as a player (Fuego's
@@ -124,6 +107,6 @@ def first_move_counts(policy, pts0, info0, zob, pat3, seed, n, model):
     for _ in range(n):
         copy_position(pts0, info0, pts, info)
         record[0] = 0                       # PASS * RECORD_COLORS: a playout that ends at once
-        run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model)
+        run_playout(policy, pts, info, zob, pat3, work, rng, owner, record)
         counts[record[0] // RECORD_COLORS] += 1
     return counts

@@ -159,10 +159,10 @@ def fill_randomly(pts, info, rng, record):
 
 
 @kernel
-def play_out(pts, info, zob, pat3, work, rng, owner, record, model):
+def play_out(pts, info, zob, pat3, work, rng, owner, record):
     """Fill, judge life by eyespaces and write the final owners into ``owner``; returns
-    the number of points filled (recorded into ``record`` as far as it is long). ``zob``,
-    ``pat3`` and ``model`` are unused: every policy's ``play_out`` takes the same arguments."""
+    the number of points filled (recorded into ``record`` as far as it is long). ``zob``
+    and ``pat3`` are unused: every policy's ``play_out`` takes the same arguments."""
     filled = fill_randomly(pts, info, rng, record)
     judge_and_remove_dead(pts[COLOR], work[0], info[WIDTH])
     owner_map(pts, info, owner)

@@ -33,6 +33,6 @@ def choose_move(pts, info, zob, pat3, work, rng, color):
 
 
 @kernel
-def play_out(pts, info, zob, pat3, work, rng, owner, record, model):
-    """A tactical playout to the end (``model`` unused); see :func:`.common.play_moves`."""
+def play_out(pts, info, zob, pat3, work, rng, owner, record):
+    """A tactical playout to the end; see :func:`.common.play_moves`."""
     return play_moves(choose_move, pts, info, zob, pat3, work, rng, owner, record)

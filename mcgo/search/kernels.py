@@ -236,7 +236,7 @@ def simulate_once(ints, floats, state, params, pts0, info0, zob, pat3, pts, info
             # Under territory scoring the dead stones come off at the count: let the
             # playout find them, as if no one had passed.
             info[PASSES] = 0
-        n_record = run_playout(policy, pts, info, zob, pat3, work, rng, owner, record, model)
+        n_record = run_playout(policy, pts, info, zob, pat3, work, rng, owner, record)
         if n_record > record.shape[0]:
             n_record = record.shape[0]
     komi = params[P_KOMI]

@@ -19,8 +19,7 @@ True
 
 The case-base bonus: ``run(..., root_bonus=array)`` takes a float per internal point index
 (0 where no bonus); it is added to a root child's value in selection and in the final
-choice, as the thesis does (eq. 8.1 plus bonus), or with the ``bonus_visits`` setting V > 0
-becomes V * bonus virtual visits, all won, on the root's children.
+choice, as the thesis does (eq. 8.1 plus bonus).
 """
 
 import threading
@@ -34,8 +33,8 @@ from ..board import symmetry
 from ..board.history import Move
 from ..board.kernels import NFIELDS, NINFO, PASS, PASSES
 from ..config import SearchConfig
-from ..playout import MODEL_POLICIES, policy_id, shape_table, thread_seed
-from ..playout.learned_policy import default_model, model_tables
+from ..playout import policy_id, shape_table, thread_seed
+from ..models.movemodel import model_tables
 from ..playout.common import MOVE_CAP_FACTOR, seed_rng
 from ..playout.dispatch import new_work
 from . import kernels, netprior
@@ -60,9 +59,9 @@ OPENING_RAVE_MOVES = 30
 OPENING_RAVE_MIN_SIZE = 19
 
 
-# model_tables(model): the arrays the tree kernels (priors) and the playouts (the learned
-# policy) read of a learned move model (placeholders for None); new_work(size): the thread's
-# playout work arrays (scratch rows, the ladder space).
+# model_tables(model): the arrays the tree kernels read of a learned move model for their
+# priors (placeholders for None); new_work(size): the thread's playout work arrays (scratch
+# rows, the ladder space).
 
 
 def game_seed(seed, games):
@@ -133,9 +132,6 @@ class Search:
         self.settings.update(config.settings)
         self.overrides = dict(config.settings)
         self.policy_number = policy_id(config.policy)
-        # The learned playouts need a model even when the tree uses none for its priors.
-        self.playout_model = default_model() if config.model is None \
-            and config.policy in MODEL_POLICIES else config.model
 
     def copy(self, **changes):
         """A new search (no trees) of this one's configuration with ``changes``
@@ -202,9 +198,9 @@ class Search:
         seeds = [thread_seed(game_seed(self.seed, self.games), i) for i in range(self.threads)]
         if self.shared_tree:
             tree = Tree(capacity_for(self.max_memory_mb), regions=self.threads)
-            return [Worker(size, tree, i, seeds[i], self.playout_model) for i in range(self.threads)]
+            return [Worker(size, tree, i, seeds[i], self.model) for i in range(self.threads)]
         capacity = capacity_for(self.max_memory_mb / self.threads)
-        return [Worker(size, Tree(capacity), 0, seeds[i], self.playout_model) for i in range(self.threads)]
+        return [Worker(size, Tree(capacity), 0, seeds[i], self.model) for i in range(self.threads)]
 
     def _prepare(self, board, move_filter=None):
         key = (board.size, board.komi, board.scoring, move_filter)
@@ -253,7 +249,6 @@ class Search:
 
     def _prepare_root(self, board, params, bonus, forbid):
         """Expand each root, hide moves the real game forbids, set the bonus."""
-        as_prior = bonus is not None and self.settings["bonus_visits"] > 0.0
         for t, w in zip(self.trees, self.workers):
             kernels.expand_root(t.ints, t.floats, w.state, params, board.pts, board.root_info,
                                 w.pts, w.info, board.zob, shape_table(), w.work, w.rng, w.model,
@@ -261,8 +256,7 @@ class Search:
             for c in t.children(t.root):
                 move = int(t.ints[MOVE, c])
                 t.ints[BLOCKED, c] = move != PASS and board.legality(move) is not None
-                # With bonus_visits the bonus is a root prior instead (_add_root_priors).
-                t.floats[BONUS, c] = bonus[move] if bonus is not None and not as_prior else 0.0
+                t.floats[BONUS, c] = bonus[move] if bonus is not None else 0.0
             if params[P_MODEL_PRIOR] != 0.0 and params[P_MODEL_DEPTH] > 0:
                 # A kept tree's nodes now near the root may have been expanded too deep for
                 # the model's prior under the old root.
@@ -273,7 +267,7 @@ class Search:
                     w.info, w.model, w.work[1], stack,
                     np.empty(int(params[P_MODEL_DEPTH]) + 1, np.int64),
                     np.empty(board.pts.shape[1] + 1))
-        self._add_root_priors(board, bonus if as_prior else None)
+        self._add_root_priors(board)
         self._prune_symmetric(board)
 
     def _prune_symmetric(self, board):
@@ -305,17 +299,12 @@ class Search:
                 if int(t.ints[MOVE, c]) not in keep:
                     t.ints[BLOCKED, c] = 1
 
-    def _add_root_priors(self, board, bonus=None):
-        """The root priors, once per root position (a reused root keeps them):
-
-        * all won: the root bonus when the ``bonus_visits`` setting V makes it a prior
-          (V * bonus virtual visits; the thesis's additive bonus never fades, these are
-          outweighed by the search's own visits as they grow);
-        * the root evaluators' (:attr:`ownership_prior`, :attr:`evaluator_prior`,
-          :attr:`policy_prior`): each
-          gives every root child ``visits`` virtual visits and ``visits * r`` virtual wins,
-          ``r`` in 0..1 its value of the move. The policy net's is given once per node
-          (:mod:`.netprior`), so a root that had it as a node below the old root keeps it."""
+    def _add_root_priors(self, board):
+        """The root evaluators' priors (:attr:`ownership_prior`, :attr:`evaluator_prior`,
+        :attr:`policy_prior`), once per root position (a reused root keeps them): each gives
+        every root child ``visits`` virtual visits and ``visits * r`` virtual wins, ``r`` in
+        0..1 its value of the move. The policy net's is given once per node
+        (:mod:`.netprior`), so a root that had it as a node below the old root keeps it."""
         net, visits = self._policy_net(board)
         if net is not None:
             ratio = None
@@ -337,17 +326,9 @@ class Search:
         roots = [(i, t.root) for i, t in enumerate(self.trees)]
         if all(root in self._prior_roots for root in roots):
             return
-        won = np.zeros(board.pts.shape[1])      # virtual visits, all won, per point
-        if bonus is not None:
-            won += self.settings["bonus_visits"] * np.asarray(bonus, dtype=np.float64)
-        if not priors and not won.any():
+        if not priors:
             return
         self._prior_roots.update(roots)
-        for t in self.trees:
-            for c in t.children(t.root):
-                v = won[int(t.ints[MOVE, c])]
-                t.floats[PRIOR_VISITS, c] += v
-                t.floats[PRIOR_WINS, c] += v
         for ratios, model, visits in priors:
             prior = ratios(model, board)
             for t in self.trees:
