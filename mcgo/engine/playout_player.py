@@ -4,7 +4,7 @@ with which Fuego's ``playout_*.tst`` regression files test a playout policy; Pac
 engine). It shows what the playouts believe about a position: which capture, escape or
 shape their rules pick.
 
-The playout policy is the engine's (``--policy``), with its learned model where it reads one.
+The playout policy is the engine's (``--policy``).
 A fixed seed gives the same move. Moves the GUIs' ``allow``/``avoid`` exclude at the root
 (:class:`mcgo.search.movefilter.MoveFilter`) are skipped; with none left it passes.
 """
@@ -19,9 +19,8 @@ class PlayoutPlayer:
     """Chooses the most frequent first move of the playouts of ``policy`` (a name of
     :data:`mcgo.options.PLAYOUT_POLICIES`)."""
 
-    def __init__(self, policy="auto", model=None, seed=0, runs=PLAYOUT_PLAYER_RUNS):
+    def __init__(self, policy="auto", seed=0, runs=PLAYOUT_PLAYER_RUNS):
         self.policy = policy
-        self.model = model
         self.seed = seed
         self.runs = runs
 
@@ -31,7 +30,7 @@ class PlayoutPlayer:
     def choose(self, board, move_filter=None):
         """The most frequent first move of ``board.to_move``'s playouts that the filter
         allows, or ``PASS``."""
-        counts = first_moves(board, self.runs, self.policy, self.seed, self.model)
+        counts = first_moves(board, self.runs, self.policy, self.seed)
         for move in counts:          # most frequent first; a pass leads only when no move is left
             if move == PASS or move_filter is None or move_filter.allows(board.to_move, move, 1):
                 return move

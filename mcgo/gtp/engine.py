@@ -161,7 +161,7 @@ class Engine:
     def use_playout_player(self, on=True):
         """Let the playout policy choose ``genmove``'s answer without search
         (:class:`mcgo.engine.playout_player.PlayoutPlayer`), or (``on=False``) the search."""
-        self.move_player = PlayoutPlayer(self.policy, self.search.playout_model, self.seed) \
+        self.move_player = PlayoutPlayer(self.policy, self.seed) \
             if on else None
 
     @property

@@ -16,9 +16,9 @@ playouts per CPU-second against the pattern playout's 9,040 and Pachi's moggy's 
 same run (benchmarks/journal/2026-12.md; the ladder reads and the nakade answer take most of
 it, the two-liberty answer nothing measurable; before the reads' cheap exact pre-checks and
 the ladder steps played in place, 3,137 against moggy's 3,746). On 9x9 its ladder reading alone won 56 of 103
-games against the pattern playouts at equal simulations and 99.5 of 200 at equal CPU: so it
-is not the default, and ``auto`` keeps the thesis's choice; its 19x19 A/B at equal time is
-still to be played.
+games against the pattern playouts at equal simulations and 99.5 of 200 at equal CPU: and on
+19x19 at 1 s a move it lost to the default 4-7 and 12-21 (benchmarks/RESULTS.md): so it is
+not the default, and ``auto`` keeps the thesis's choice.
 """
 
 from ..jit import inline_kernel, kernel
