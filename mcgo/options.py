@@ -20,10 +20,8 @@ DEFAULT_GTP_SIZE = 19
 DEFAULT_PLAY_SIZE = 9
 
 # Playout policies by name, in the order of their numbers in the kernels
-# (:mod:`mcgo.playout.dispatch`): the thesis's four (``auto`` is its choice per position, 9.5),
-# then ``tactical``, which reads ladders, nakade and two-liberty fights: no default plays it
-# (it wins at equal simulations, not yet at equal time; benchmarks/RESULTS.md).
-PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto", "tactical")
+# (:mod:`mcgo.playout.dispatch`): the thesis's four (``auto`` is its choice per position, 9.5).
+PLAYOUT_POLICIES = ("random", "pattern", "fill", "auto")
 DEFAULT_POLICY = "auto"
 
 # Search presets (:mod:`mcgo.search.presets`), the default first.

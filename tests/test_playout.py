@@ -20,7 +20,6 @@ from mcgo.playout import common, fill_policy, pattern_policy, scoring
 from mcgo.playout.patterns import MOGO_SHAPES
 from mcgo.tactics import atari, eyes
 
-SCRATCH = np.zeros(8, dtype=np.int32)  # the nakade test of random_move's self-atari rule
 
 LETTERS = {"X": K.BLACK, "O": K.WHITE, ".": K.EMPTY, "#": K.OFFBOARD}
 CHOICES = {"X": "X", "O": "O", ".": ".", "#": "#", "x": ".O", "o": ".X", "?": ".XO#"}
@@ -44,7 +43,7 @@ def sgfmill_area(pts, size):
 
 # --------------------------------------------------------------------------- scores
 @pytest.mark.parametrize("size", [9, 13, 19])
-@pytest.mark.parametrize("policy", ["random", "pattern", "fill", "tactical"])
+@pytest.mark.parametrize("policy", ["random", "pattern", "fill"])
 def test_playout_score_equals_sgfmill_area_score(size, policy):
     board = mcgo.Board(size)
     for move in ["D4", "E5", "C3"]:
@@ -163,7 +162,7 @@ def test_random_policy_never_fills_its_own_true_eye(size):
         ref = boards.Board(size)
         for _ in range(3 * size * size):
             color = board.to_move
-            move = common.random_move(board.pts, board.info, rng, color, False, SCRATCH)
+            move = common.random_move(board.pts, board.info, rng, color, common.ALLOW_SELF_ATARI)
             eyes = true_eyes(ref, "b" if color == mcgo.BLACK else "w")
             filled_eyes_offered += bool(eyes)
             assert move not in eyes
@@ -186,7 +185,7 @@ def test_random_policy_is_uniform_over_playable_points():
     counts = {}
     n = 24000
     for _ in range(n):
-        move = common.random_move(board.pts, board.info, rng, mcgo.WHITE, False, SCRATCH)
+        move = common.random_move(board.pts, board.info, rng, mcgo.WHITE, common.ALLOW_SELF_ATARI)
         counts[move] = counts.get(move, 0) + 1
     assert set(counts) == set(board.legal_moves(mcgo.WHITE))
     expected = n / len(counts)
@@ -269,7 +268,7 @@ def random_positions(size, count, seed):
     board = mcgo.Board(size, superko=False)
     out = []
     while len(out) < count:
-        move = common.random_move(board.pts, board.info, rng, board.to_move, False, SCRATCH)
+        move = common.random_move(board.pts, board.info, rng, board.to_move, common.ALLOW_SELF_ATARI)
         if move == K.PASS:
             board = mcgo.Board(size, superko=False)
             continue
@@ -305,7 +304,8 @@ def test_self_atari_is_mostly_rejected():
         if not bad:
             continue
         rng = common.seed_rng(i)
-        picks = [common.random_move(board.pts, board.info, rng, color, True, SCRATCH) for _ in range(300)]
+        picks = [common.random_move(board.pts, board.info, rng, color, common.REJECT_SELF_ATARI)
+                 for _ in range(300)]
         expected_share.append(len(bad) / len(playable))
         chosen_share.append(sum(m in bad for m in picks) / len(picks))
     assert len(expected_share) >= 10
@@ -410,7 +410,7 @@ def test_self_atari_of_a_big_chain_is_mostly_rejected():
     selfatari = 0
     rng = common.seed_rng(9)
     for _ in range(4000):
-        m = common.random_move(board.pts, board.info, rng, mcgo.BLACK, True, SCRATCH)
+        m = common.random_move(board.pts, board.info, rng, mcgo.BLACK, common.REJECT_SELF_ATARI)
         if m != K.PASS:
             picks += 1
             selfatari += atari.is_self_atari(board.pts, w, m, mcgo.BLACK)
@@ -519,7 +519,7 @@ def test_fill_removes_chains_of_three_or_fewer():
 
 
 # --------------------------------------------------------------------------- move record
-@pytest.mark.parametrize("policy", ["random", "pattern", "tactical"])
+@pytest.mark.parametrize("policy", ["random", "pattern"])
 def test_recorded_moves_replay_to_the_same_final_position(policy):
     """The record the search's AMAF uses holds exactly the moves played: replaying them on a
     real Board (whose rules were checked against sgfmill) gives the playout's final stones."""

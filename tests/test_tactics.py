@@ -22,7 +22,7 @@ from mcgo import sgf
 from mcgo.board import coords
 from mcgo.board import kernels as K
 from mcgo.gtp.controller import GtpEngine
-from mcgo.tactics import atari, geometry, ladder, liberties, two_liberties
+from mcgo.tactics import atari, geometry, ladder, liberties
 from helpers import sgfmill_board, sgfmill_group
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -34,7 +34,6 @@ FUEGO_FOLDERS = ["lifeanddeath", "nakade", "seki", "semeai", "ladder", "ko", "ey
 FUEGO_FILES_PER_FOLDER = 5
 PRO_GAMES = 8
 PRO_MOVE_NUMBERS = (60, 120, 180)
-MIN_TWO_LIBERTY_AGREEMENT = 0.9  # two-liberty captures GNU Go finds no defence against
 
 
 def positions_of(path, move_numbers=(None,)):
@@ -390,79 +389,6 @@ def test_moves_that_give_a_two_liberty_chain_more_liberties_agree_with_sgfmill(r
                 assert says == (libs >= 3), (name, vertex(board, lib))
                 seen[says] += 1
     assert min(seen.values()) >= 20, seen
-
-
-# --------------------------------------------------------------------------- two liberties
-def adjacent_chains_in_atari(board, pts, color):
-    """Heads of the chains of ``color`` in atari that touch one of the stones ``pts``."""
-    w = board.size + 2
-    return {int(board.pts[K.HEAD, q]) for s in pts for q in (s - 1, s + 1, s - w, s + w)
-            if board.pts[K.COLOR, q] == color and board.pts[K.LIBS, board.pts[K.HEAD, q]] == 1}
-
-
-def test_saving_a_two_liberty_chain_agrees_with_sgfmill(real_positions):
-    """For every chain with two liberties: the saving move captures a neighbouring opponent
-    chain in atari (sgfmill removes stones), or, when there is none to take, extends at a
-    liberty after which sgfmill's board shows the chain with three liberties or more; PASS
-    exactly when sgfmill finds no such move among the legal ones."""
-    saves = passes = 0
-    for name, board in real_positions:
-        ref = sgfmill_board(board)
-        w = board.size + 2
-        for head, color, pts in chains(board):
-            if board.pts[K.LIBS, head] != 2:
-                continue
-            legal = set(board.legal_moves(color))
-            capturing = {liberties.first_liberty(board.pts, w, h)
-                         for h in adjacent_chains_in_atari(board, pts, 3 - color)} & legal
-            extending = set()
-            for lib in liberties.two_liberties(board.pts, w, head):
-                if lib in legal:
-                    captured, _, libs = after_move(ref, board, lib, color)
-                    if libs >= 3 or captured:
-                        extending.add(lib)
-            move = two_liberties.save_two_liberties(board.pts, board.info, head, color)
-            where = (name, vertex(board, pts[0]), vertex(board, move))
-            if move == K.PASS:
-                assert not capturing and not extending, where
-                passes += 1
-            else:
-                assert move in capturing or (not capturing and move in extending), where
-                saves += 1
-    assert saves >= 50 and passes >= 20, (saves, passes)
-
-
-@pytest.mark.gnugo
-def test_capturing_a_two_liberty_chain_agrees_with_gnugo(real_positions, gnugo):
-    """For every chain with two liberties and the opponent to move, where the rule finds a
-    capturing atari: the atari is legal for GNU Go and leaves the chain in atari, and GNU Go
-    then finds no defence (``defend`` answers 0), in all but a few positions. The rule reads
-    only the atari and the extension; GNU Go also sees the defender's counter-ataris against
-    the attacking stones (a seki's shared liberties, a snapback), hence the few."""
-    found = agree = 0
-    disagree = []
-    for name, board in real_positions:
-        load_into_gnugo(gnugo, board)
-        for head, color, pts in chains(board):
-            if board.pts[K.LIBS, head] != 2:
-                continue
-            attacker = 3 - color
-            move = two_liberties.capture_two_liberties(board.pts, board.info, head, attacker)
-            if move == K.PASS:
-                continue
-            v, atari_at = vertex(board, pts[0]), vertex(board, move)
-            where = (name, v, atari_at)
-            assert gnugo.send(f"is_legal {GTP_COLOR[attacker]} {atari_at}") == "1", where
-            gnugo.send(f"play {GTP_COLOR[attacker]} {atari_at}")
-            assert gnugo.send(f"countlib {v}") == "1", where
-            if gnugo.send(f"defend {v}").split()[0] == "0":
-                agree += 1
-            else:
-                disagree.append(where)
-            gnugo.send("undo")
-            found += 1
-    assert found >= 10, found
-    assert agree >= MIN_TWO_LIBERTY_AGREEMENT * found, (agree, found, disagree)
 
 
 def test_common_fate_graph_distances_agree_with_a_graph_on_sgfmills_board(real_positions):

@@ -19,10 +19,8 @@ thread, per CPU-second of the thread or process that plays them.
 The pairs: mcgo ``random`` against Pachi ``light`` (uniform moves that do not fill an own
 eye); against Pachi ``moggy``, mcgo ``auto`` (the search's default policy: on 19x19 the
 random fill for the first 40 moves of the game, so the fill from the empty board) and
-``pattern`` (what ``auto`` plays after move 40, and on smaller boards), and ``tactical`` (the
-pattern playout reading ladders, nakade and two-liberty fights, as moggy does; asked for by
-``--policy tactical``). The two programs take
-turns, ``--repeat`` times, and the table gives medians and ratios (mcgo over Pachi).
+``pattern`` (what ``auto`` plays after move 40, and on smaller boards). The two programs
+take turns, ``--repeat`` times, and the table gives medians and ratios (mcgo over Pachi).
 
     python benchmarks/speed/pachi_playouts.py --seconds 3 --repeat 5 --json > benchmarks/speed/pachi_playouts.json
 """
@@ -42,7 +40,7 @@ from mcgo.playout.common import MOVE_CAP_FACTOR
 from search_speed import process_cpu_seconds
 
 # mcgo policy -> the Pachi playout it is compared with.
-PAIRS = {"random": "light", "auto": "moggy", "pattern": "moggy", "tactical": "moggy"}
+PAIRS = {"random": "light", "auto": "moggy", "pattern": "moggy"}
 
 
 class PachiPlayouts:

@@ -8,15 +8,11 @@ Policies, each in a file of its own:
 * ``fill`` (:mod:`.fill_policy`): random fill of every empty point and a life judgement by
   eyespaces;
 * ``auto`` (:mod:`.auto_policy`): pattern below 19x19; on 19x19 fill for the first 40 moves
-  of the game, then pattern;
-* ``tactical`` (:mod:`.tactical_policy`): the pattern playout reading ladders, nakade and
-  two-liberty fights too.
+  of the game, then pattern.
 
-``tactical`` is an extension no default plays: it wins at equal simulations but not yet at
-equal time (benchmarks/RESULTS.md). It is its file and its line in the registry, nothing
-more: the default search neither reads nor allocates anything for it. (The playouts that
-sampled the learned move model, ``learned`` and ``guided``, lost their A/Bs at equal CPU
-and left the package; git history and benchmarks/journal/ keep them.)
+Policies that lost their A/Bs at equal time left the package: the playouts that sampled the
+learned move model (``learned``, ``guided``) and the pattern playout reading ladders, nakade
+and two-liberty fights (``tactical``); git history and benchmarks/journal/ keep them.
 
 What they share: :mod:`.common` (random numbers, the uniform random move, the loop that plays
 a move policy to the end), :mod:`.scoring` (who won, who owns each point, the ownership grid)

@@ -12,7 +12,7 @@ from ..jit import allocating_kernel, inline_kernel, kernel
 
 from ..board.kernels import (BOARDSIZE, EMPTIES, LEGAL, NEMPTY, PASS, PASSES, TO_MOVE, WIDTH,
                              legality, owner_map, play_legal_inline)
-from ..tactics.atari import is_bad_self_atari, is_self_atari
+from ..tactics.atari import is_self_atari
 from ..tactics.eyes import is_true_eye
 
 MOVE_CAP_FACTOR = 3          # a playout stops after 3 * size * size moves
@@ -20,7 +20,6 @@ SELF_ATARI_KEEP_ONE_IN = 10  # a self-atari of 2+ stones is kept once in 10 trie
 # How a policy treats a self-atari of 2+ stones (``self_atari_rule`` below):
 ALLOW_SELF_ATARI = 0         # as any move (the random policy)
 REJECT_SELF_ATARI = 1        # rejected, bar SELF_ATARI_KEEP_ONE_IN (the pattern policy)
-KEEP_THROW_INS = 2           # the same, but a nakade throw-in is always kept (tactical)
 RECORD_COLORS = 4            # a recorded move is point * RECORD_COLORS + colour
 
 
@@ -64,23 +63,17 @@ def seed_rng(seed):
 
 
 @kernel
-def rejects_self_atari(pts, w, p, color, rng, self_atari_rule, scratch):
-    """True when the rule ``self_atari_rule`` (``ALLOW_SELF_ATARI``, ``REJECT_SELF_ATARI``
-    or ``KEEP_THROW_INS``) rejects ``color``'s legal move ``p`` as a self-atari: a
-    self-atari of 2+ stones is kept once in ``SELF_ATARI_KEEP_ONE_IN`` tries, and under
-    ``KEEP_THROW_INS`` always when it is a nakade throw-in
-    (:func:`mcgo.tactics.atari.is_bad_self_atari`; ``scratch``: its room for 8 points)."""
+def rejects_self_atari(pts, w, p, color, rng, self_atari_rule):
+    """True when the rule ``self_atari_rule`` (``ALLOW_SELF_ATARI`` or
+    ``REJECT_SELF_ATARI``) rejects ``color``'s legal move ``p`` as a self-atari: a
+    self-atari of 2+ stones is kept once in ``SELF_ATARI_KEEP_ONE_IN`` tries."""
     if self_atari_rule == ALLOW_SELF_ATARI:
         return False
-    if self_atari_rule == KEEP_THROW_INS:
-        bad = is_bad_self_atari(pts, w, p, color, scratch)
-    else:
-        bad = is_self_atari(pts, w, p, color)
-    return bad and random_below(rng, SELF_ATARI_KEEP_ONE_IN) != 0
+    return is_self_atari(pts, w, p, color) and random_below(rng, SELF_ATARI_KEEP_ONE_IN) != 0
 
 
 @inline_kernel
-def random_move(pts, info, rng, color, self_atari_rule, scratch):
+def random_move(pts, info, rng, color, self_atari_rule):
     """A uniformly random legal move of ``color`` that does not fill its own true eye and
     that :func:`rejects_self_atari` keeps under ``self_atari_rule``; PASS if none.
 
@@ -95,7 +88,7 @@ def random_move(pts, info, rng, color, self_atari_rule, scratch):
     for _ in range(n):
         p = pts[EMPTIES, i]
         if not is_true_eye(pts, w, p, color) and legality(pts, info, p, color) == LEGAL:
-            if not rejects_self_atari(pts, w, p, color, rng, self_atari_rule, scratch):
+            if not rejects_self_atari(pts, w, p, color, rng, self_atari_rule):
                 return p
         i += 1
         if i == n:

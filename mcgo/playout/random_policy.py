@@ -9,7 +9,7 @@ from .common import ALLOW_SELF_ATARI, play_moves, random_move
 def choose_move(pts, info, zob, pat3, work, rng, color):
     """The random policy's move for ``color`` (``zob``, ``pat3`` and ``work`` unused: every
     rule-abiding policy takes the same arguments); PASS when nothing is left to play."""
-    return random_move(pts, info, rng, color, ALLOW_SELF_ATARI, work[0][0])
+    return random_move(pts, info, rng, color, ALLOW_SELF_ATARI)
 
 
 @kernel

@@ -23,15 +23,7 @@ Each module holds one kind of reading, as Numba ``kernel``s on a position's arra
 * :mod:`.ladder`: ladders read move by move on copies of the position kept in a per-thread
   ladder space: whether a chain in atari dies running (:func:`~.ladder.ladder_captures`),
   whether an atari starts a ladder that works (:func:`~.ladder.atari_starts_ladder`), and
-  the playouts' atari on the last move's chain (:func:`~.ladder.ladder_attack`).
-* :mod:`.nakade`: the vital point of a small eyespace of one colour by its shape
-  (:func:`~.nakade.nakade_point`), and the nakade answer to the last move
-  (:func:`~.nakade.nakade_answer`), all on one fill of a small region
-  (:func:`~.nakade.small_region`).
-
-* :mod:`.two_liberties`: chains with two liberties next to the last move: save an own one
-  (:func:`~.two_liberties.save_two_liberties`), capture the opponent's when it cannot get
-  out (:func:`~.two_liberties.capture_two_liberties`).
+  the priors' atari on the last move's chain (:func:`~.ladder.ladder_attack`).
 
 >>> import mcgo
 >>> from mcgo.board import kernels as K

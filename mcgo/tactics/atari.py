@@ -8,7 +8,6 @@ from ..board.kernels import COLOR, HEAD, LEGAL, LIBS, PASS, WIDTH, legality
 from ..jit import kernel
 from .ladder import ladder_captures
 from .liberties import capture_of, capture_touching, chains_near, first_liberty, liberties_after
-from .nakade import makes_nakade
 
 
 @kernel
@@ -27,13 +26,6 @@ def is_self_atari(pts, w, p, color):
     with a single liberty. A move that captures is never a self-atari."""
     libs, stones = liberties_after(pts, w, p, color)
     return libs < 2 and stones >= 2
-
-
-@kernel
-def is_bad_self_atari(pts, w, p, color, scratch):
-    """A self-atari (:func:`is_self_atari`) that is not the throw-in of a nakade
-    (:func:`mcgo.tactics.nakade.makes_nakade`; ``scratch``: int32, room for 8 points)."""
-    return is_self_atari(pts, w, p, color) and not makes_nakade(pts, w, p, color, scratch)
 
 
 @kernel
