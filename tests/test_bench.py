@@ -27,8 +27,8 @@ def test_midgame_position_is_the_records_position_as_sgfmill_plays_it(size):
 @pytest.mark.parametrize("policy", BENCH_POLICIES)
 def test_bench_plays_playouts_of_every_policy(policy):
     row = run_bench(policy, 9, seconds=0.2, threads=1, start="midgame", seed=1)
-    empties = sum(1 for p in coords.all_points(9)
-                  if bench_position(9, "midgame").pts[K.COLOR, p] == K.EMPTY)
+    start = bench_position(9, "midgame")
+    empties = sum(1 for p in coords.all_points(9) if start.pts[K.COLOR, p] == K.EMPTY)
     assert row["policy"] == policy and row["playouts"] > 0
     # A fill playout fills each empty point once; the others play to two passes or the cap.
     low, high = (empties, empties) if policy == "fill" else (empties // 2, 3 * 81)

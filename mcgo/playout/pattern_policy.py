@@ -26,6 +26,10 @@ from ..tactics.geometry import edge_distance, in_empty_area, is_good_line
 from .common import REJECT_SELF_ATARI, play_moves, random_below, random_move, rejects_self_atari
 
 FREE_AREA_TRIES = 2     # random empty points tried per move for step 3
+# Step 1 extends out of atari without reading whether the chain then dies in a ladder: the
+# reads cost more simulations than they win at equal time (the tactical playout's A/Bs);
+# the tree's priors read them (:mod:`mcgo.search.priors`).
+READ_LADDERS = False
 
 
 @kernel
@@ -98,7 +102,7 @@ def choose_move(pts, info, zob, pat3, work, rng, color):
     (:func:`shape_move`), else a random move; PASS when nothing is left to play."""
     last = info[LAST_MOVE]
     if last > 0:
-        move = capture_or_escape(pts, info, zob, work[1], last, color, False)
+        move = capture_or_escape(pts, info, zob, work[1], last, color, READ_LADDERS)
         if move != PASS:
             return move
     move = shape_move(pts, info, pat3, rng, last, color)
