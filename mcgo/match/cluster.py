@@ -92,22 +92,29 @@ def connect(address):
     return ray, True
 
 
-def run_on_ray(match, pending, address, play):
+def run_on_ray(match, pending, address, play, stop=None):
     """Play ``pending`` games of ``match`` as Ray tasks, saving each as it finishes;
     ``play(setup, game_id)`` plays one game (the runner's, passed in: the runner calls
-    this module, not the other way round)."""
+    this module, not the other way round). No more games are in flight than the cluster
+    has CPUs, and once ``stop()`` is true (a decided SPRT) no new one starts; those under
+    way finish and are kept."""
     ray, started = connect(address)
     task = ray.remote(num_cpus=1, max_retries=0)(play)
     setup = ray.put(match.setup)
     attempts, running = {}, {}
+    waiting = list(pending)
+    window = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
     def submit(game_id):
         attempts[game_id] = attempts.get(game_id, 0) + 1
         running[task.remote(setup, game_id)] = game_id
 
+    def top_up():
+        while waiting and len(running) < window and not (stop and stop()):
+            submit(waiting.pop(0))
+
     try:
-        for game_id in pending:
-            submit(game_id)
+        top_up()
         while running:
             (ref,), _ = ray.wait(list(running), num_returns=1)
             game_id = running.pop(ref)
@@ -121,6 +128,7 @@ def run_on_ray(match, pending, address, play):
                     match.not_played(game_id, f"its task failed {attempts[game_id]} times: {exc}")
                 continue
             match.save(record, sgf_bytes)
+            top_up()
     finally:
         for ref in running:  # interrupted: stop the games still running
             ray.cancel(ref, force=True)

@@ -74,19 +74,30 @@ class OptionError(click.ClickException):
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=DEFAULT_OUT, show_default=True,
               help="Directory for results.json, results.csv and games.zip.")
 @click.option("--resume", is_flag=True, help="Continue the match saved in --out.")
+@click.option("--sprt", type=(FINITE, FINITE), default=None, metavar="ELO0 ELO1",
+              help="Stop as soon as a sequential probability ratio test (fishtest's GSPRT, "
+                   "logistic Elo, game pairs) accepts H1 (the first engine is ELO1 stronger) "
+                   "or H0 (ELO0); --games is then the most it may take.")
+@click.option("--alpha", type=Number(min=0, min_open=True), default=None,
+              help="The SPRT's chance of accepting H1 when H0 holds [0.05].")
+@click.option("--beta", type=Number(min=0, min_open=True), default=None,
+              help="The SPRT's chance of accepting H0 when H1 holds [0.05].")
 def match(engine, opponent, black, white, engine_label, opponent_label, games, size, komi,
           move_time, game_time, move_cap, move_timeout, referee, scorer, ask_engines, jobs,
-          ray_address, plot, out_dir, resume):
+          ray_address, plot, out_dir, resume, sprt, alpha, beta):
     """Play a match between two GTP engines and report who won, with a 95% interval.
 
     Engines are commands or short names (gnugo, gnugo:LEVEL, pachi, mcgo, mcgo:ARGS).
     Games run --jobs at a time on this machine, or as Ray tasks with --ray. Every finished
     game is saved at once (games.zip, results.json, results.csv), so an interrupted match
     loses no finished game and --resume plays the rest. --plot draws the running win rate.
+    --sprt ELO0 ELO1 makes the match a test that stops once it is decided.
 
     \b
     mcgo match --engine "mcgo:--seconds 1" --opponent pachi --move-time 1 --jobs 2 \\
         --games 200 --out runs/mcgo-vs-pachi --plot runs/mcgo-vs-pachi/win-rate.png
+    mcgo match --engine "sh -c 'cd new && exec python -m mcgo gtp'" --opponent mcgo \\
+        --move-time 1 --sprt 0 30 --games 1000 --jobs 2 --out runs/new-vs-main
     """
     from .opponents import EngineNameError, resolve_engine
     from .runner import engines_from_options
@@ -103,6 +114,7 @@ def match(engine, opponent, black, white, engine_label, opponent_label, games, s
         raise click.UsageError(str(exc)) from exc
     if scorer == "referee" and not referee:
         raise click.UsageError("--scorer referee needs a --referee command")
+    test = sprt_settings(sprt, alpha, beta)
     try:
         specs = [resolve_engine(text, settings) for text in given]
     except EngineNameError as exc:
@@ -115,11 +127,25 @@ def match(engine, opponent, black, white, engine_label, opponent_label, games, s
     from .runner import Match
     runner = Match(out_dir, [s.command for s in specs], labels, settings, games, alternate, referee,
                    scorer, ask_engines, jobs, resume, cwds=[s.cwd for s in specs],
-                   engines=[s.as_dict() for s in specs], ray=ray_address, plot=plot)
+                   engines=[s.as_dict() for s in specs], ray=ray_address, plot=plot, sprt=test)
     document = runner.run()
     click.echo(format_summary(document["summary"], labels))
     if plot:
         click.echo(f"  running win rate drawn in {plot}")
+
+
+def sprt_settings(sprt, alpha, beta):
+    """The match's SPRT (None without ``--sprt``); a bad test is a usage error."""
+    from .sprt import DEFAULT_ALPHA, DEFAULT_BETA, SprtSettings
+    if sprt is None:
+        if alpha is not None or beta is not None:
+            raise click.UsageError("--alpha and --beta belong to --sprt ELO0 ELO1")
+        return None
+    try:
+        return SprtSettings(sprt[0], sprt[1], DEFAULT_ALPHA if alpha is None else alpha,
+                            DEFAULT_BETA if beta is None else beta)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
 
 
 def default_labels(specs, alternate):

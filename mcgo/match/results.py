@@ -20,6 +20,7 @@ import click
 
 from ..stats import elo_difference, wilson_interval
 from .settings import recorded_command
+from .sprt import SprtSettings, match_sprt
 
 RESULTS_JSON = "results.json"
 RESULTS_CSV = "results.csv"
@@ -28,7 +29,7 @@ CSV_FIELDS = ["game", "black", "white", "winner", "winner_color", "result", "end
               "white_engine_score", "tromp_taylor_score", "disagreement", "black_time",
               "black_moves", "white_time", "white_moves", "date", "sgf"]
 # What a resumed match must share with the saved one.
-SAME_MATCH_KEYS = ("commands", "labels", "alternate", "settings", "scorer", "referee")
+SAME_MATCH_KEYS = ("commands", "labels", "alternate", "settings", "scorer", "referee", "sprt")
 
 
 class MatchError(click.ClickException):
@@ -131,6 +132,9 @@ def write_results(out_dir, config, records):
     records = sorted(records, key=lambda r: r["game"])
     labels = config["labels"]
     document = {"config": config, "summary": summarize(records, labels), "games": records}
+    if config.get("sprt"):
+        document["sprt"] = match_sprt(records, labels[0], config["alternate"],
+                                      SprtSettings(**config["sprt"])).as_dict()
     write_atomically(out_dir / RESULTS_JSON, json.dumps(document, indent=1) + "\n")
     tmp = out_dir / (RESULTS_CSV + ".tmp")
     with open(tmp, "w", newline="") as handle:

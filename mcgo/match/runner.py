@@ -18,6 +18,11 @@ Ray tasks (``--ray``, :mod:`mcgo.match.cluster`); both play through
 :meth:`GameSetup.play` and keep a finished game with :meth:`Match.save`. A game that never
 finished (a bug of ours, a Ray worker that died twice) is not recorded: it stays pending,
 and ``--resume`` plays it.
+
+With ``sprt`` (``--sprt ELO0 ELO1``, :mod:`mcgo.match.sprt`) the games are a test: after
+every saved game the log-likelihood ratio is computed anew, and once it leaves its bounds
+no new game starts (the games already under way are finished and kept); ``--games`` is then
+the most the test may take. A resumed test that has already decided plays nothing.
 """
 
 import datetime
@@ -35,6 +40,7 @@ from .engines import COLOR_LETTER, COLOR_NAME, EngineFault, Seat
 from .results import RESULTS_JSON, MatchError, as_recorded, check_same_match, load_results, write_results
 from .scoring import score_game
 from .settings import DEFAULT_REFEREE
+from .sprt import match_sprt
 
 
 # ------------------------------------------------------------------------------ games
@@ -242,7 +248,8 @@ class Match:
 
     def __init__(self, out_dir, commands, labels, settings, games, alternate=True,
                  referee=DEFAULT_REFEREE, scorer="referee", ask_engines=True, jobs=1,
-                 resume=False, log=print, cwds=None, engines=None, ray=None, plot=None):
+                 resume=False, log=print, cwds=None, engines=None, ray=None, plot=None,
+                 sprt=None):
         self.out_dir = pathlib.Path(out_dir)
         self.labels = list(labels)
         if len(set(self.labels)) != 2:
@@ -253,6 +260,10 @@ class Match:
         self.config = as_recorded({"commands": self.commands, "labels": self.labels, "alternate": alternate,
                                    "settings": settings.as_dict(), "scorer": scorer,
                                    "referee": referee, "games": games})
+        if sprt is not None:
+            self.config["sprt"] = sprt.as_dict()
+        self.sprt = sprt
+        self.alternate = alternate
         self.setup = GameSetup(self.labels, self.commands, alternate, settings, referee, scorer,
                                ask_engines, dict(zip(self.labels, cwds)) if cwds else None,
                                shown=self.config["commands"])
@@ -279,8 +290,24 @@ class Match:
         return list(old["games"])
 
     def pending_games(self):
+        """The games still to play: none once the SPRT has decided."""
+        if self.decided():
+            return []
         done = {r["game"] for r in self.records}
         return [g for g in range(self.games) if g not in done]
+
+    def sprt_result(self):
+        """Where the match's SPRT stands (None without one)."""
+        if self.sprt is None:
+            return None
+        with self._lock:
+            records = list(self.records)
+        return match_sprt(records, self.labels[0], self.alternate, self.sprt)
+
+    def decided(self):
+        """True once the SPRT has left its bounds: no new game starts."""
+        result = self.sprt_result()
+        return result is not None and result.decided
 
     def run(self):
         """Play the pending games; returns the results document (also in results.json)."""
@@ -289,10 +316,13 @@ class Match:
         if self.records:
             self.log(f"resuming: {len(self.records)} games already played, {len(pending)} to go")
         if self.ray is not None:
-            run_on_ray(self, pending, self.ray, play_on_worker_seats)
+            run_on_ray(self, pending, self.ray, play_on_worker_seats, stop=self.decided)
         else:
             self._run_local(pending)
         document = write_results(self.out_dir, self.config, self.records)
+        result = self.sprt_result()
+        if result is not None:
+            self.log(result.describe())
         if self.plot:
             from .plot import write_plot
             write_plot(self.plot, document["games"], self.labels)
@@ -313,7 +343,7 @@ class Match:
     def _worker(self, work):
         seats = self.setup.seats()
         try:
-            while True:
+            while not self.decided():
                 try:
                     game_id = work.get_nowait()
                 except queue.Empty:
@@ -343,6 +373,9 @@ class Match:
             fault = f" ({record['fault_engine']}: {record['fault_reason']})" if record["fault_engine"] else ""
             self.log(f"game {record['game']}: {record['black']} (B) vs {record['white']} (W): "
                      f"{record['result']} after {record['moves']} moves, {record['end']}{fault}")
+        result = self.sprt_result()
+        if result is not None:
+            self.log(f"  {result.describe()}")
 
 
 def engines_from_options(engine, opponent, black, white):
