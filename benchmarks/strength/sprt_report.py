@@ -17,7 +17,7 @@ import click
 
 from mcgo.match.results import load_results
 from mcgo.match.sprt import (SprtSettings, expected_score, expected_units, match_counts,
-                             sprt_result, unit_distribution)
+                             sprt_result, unit_moments)
 
 
 def report(folder, override=None):
@@ -29,9 +29,7 @@ def report(folder, override=None):
     label = config["labels"][0]
     model, counts = match_counts(document["games"], label, config["alternate"])
     result = sprt_result(counts, settings=settings, model=model)
-    _, pdf = unit_distribution(counts)
-    mean = sum(a * p for a, p in pdf)
-    var = sum(p * (a - mean) ** 2 for a, p in pdf)
+    _, mean, var = unit_moments(counts)
     return {"folder": str(folder), "engine": label, "games": len(document["games"]),
             "units": sum(counts), "unit_variance": round(var, 4),
             "expected_units_if_equal": round(expected_units(settings, 0.5, var), 1),

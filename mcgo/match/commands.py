@@ -97,7 +97,7 @@ def match(engine, opponent, black, white, engine_label, opponent_label, games, s
     mcgo match --engine "mcgo:--seconds 1" --opponent pachi --move-time 1 --jobs 2 \\
         --games 200 --out runs/mcgo-vs-pachi --plot runs/mcgo-vs-pachi/win-rate.png
     mcgo match --engine "sh -c 'cd new && exec python -m mcgo gtp'" --opponent mcgo \\
-        --move-time 1 --sprt 0 30 --games 1000 --jobs 2 --out runs/new-vs-main
+        --move-time 1 --sprt 0 50 --games 600 --jobs 2 --out runs/new-vs-main
     """
     from .opponents import EngineNameError, resolve_engine
     from .runner import engines_from_options

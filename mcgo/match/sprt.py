@@ -162,13 +162,18 @@ def log_likelihood_ratio(counts, elo0, elo1):
     return n * sum(p * (math.log(b) - math.log(a)) for (_, p), (_, a), (_, b) in zip(pdf, q0, q1))
 
 
+def unit_moments(counts):
+    """``(N, mean, variance)`` of units with ``counts`` (the empty classes counted as 1e-3)."""
+    n, pdf = unit_distribution(counts)
+    mean = sum(a * p for a, p in pdf)
+    return n, mean, sum(p * (a - mean) ** 2 for a, p in pdf)
+
+
 def elo_estimate(counts, z=Z_95):
     """``(elo, (low, high))``: the Elo of the units' mean score and of the ends of its
     normal interval (``mean +- z * sd / sqrt(N)``, the empty classes counted as 1e-3)."""
-    n, pdf = unit_distribution(counts)
-    mean = sum(a * p for a, p in pdf)
-    sd = math.sqrt(sum(p * (a - mean) ** 2 for a, p in pdf))
-    half = z * sd / math.sqrt(n)
+    n, mean, var = unit_moments(counts)
+    half = z * math.sqrt(var / n)
     return (elo_difference(mean),
             (elo_difference(max(0.0, mean - half)), elo_difference(min(1.0, mean + half))))
 
