@@ -247,3 +247,56 @@ def test_positions_read_by_several_processes_are_those_read_by_one(goban_games_d
     for name in one:
         assert len(three[name]["targets"]) == len(one[name]["targets"]) > 0, name
         assert (rows(three[name]) == rows(one[name])).all(), name
+
+
+def test_the_validation_measure_counts_the_positions_it_names(records):
+    """The trainer's validation top-1 over its first N positions is the NumPy net's top-1
+    over the same N (not over a whole batch of them: N below the measuring chunk)."""
+    pytest.importorskip("jax", reason="the train extra (JAX) is not installed")
+    from mcgo.train.policy_net_train import evaluate, positions, train
+    arrays, _ = positions(records[:20], rate=0.3)
+    assert len(arrays["validation"]["targets"]) > 40
+    net, history = train(arrays, layers=3, channels=8, steps=30, batch_size=32,
+                         learning_rate=3e-3, eval_every=30, validation_positions=37)
+    top1, n = evaluate(net, arrays["validation"], 37)
+    assert n == 37 and history[-1]["validation_top1"] == pytest.approx(top1)
+
+
+@pytest.fixture(scope="module")
+def games_9x9():
+    """mcgo's own 9x9 match records (a record of this repository: mcgo against Pachi)."""
+    import pathlib
+    path = pathlib.Path(__file__).parents[1] / "benchmarks/matches/36028eb-vs-pachi-9x9/games.zip"
+    return path
+
+
+def test_9x9_positions_are_the_games_moves_as_sgfmill_reads_them(games_9x9):
+    """``--size 9``: the positions of the 9x9 records only, each target the move sgfmill
+    reads from the SGF at that point; a net trained on them is a 9x9 net."""
+    import zipfile
+    from sgfmill import sgf as sgfmill_sgf
+    pytest.importorskip("jax", reason="the train extra (JAX) is not installed")
+    from mcgo.train.movemodel import read_records
+    from mcgo.train.policy_net_train import positions, train
+    records = list(read_records([games_9x9]))[:60]
+    arrays, games = positions(records, size=9)
+    assert sum(games.values()) == 60 and games["validation"] > 0
+    assert positions(records, size=19)[1] == {s: 0 for s in games}
+    with zipfile.ZipFile(games_9x9) as z:
+        names = sorted(n for n in z.namelist() if n.endswith(".sgf"))
+        expected = []                         # each game's row-major moves, passes left out
+        for name in names:
+            game = sgfmill_sgf.Sgf_game.from_bytes(z.read(name))
+            moves = [node.get_move()[1] for node in game.get_main_sequence()[1:]]
+            expected.append(tuple(m[0] * 9 + m[1] for m in moves if m is not None))
+    got = [t for s in arrays.values() for t in s["targets"].tolist()]
+    found = 0
+    for split in arrays.values():
+        starts = np.flatnonzero(np.diff(np.r_[-1, split["games"]]))
+        for a, b in zip(starts, list(starts[1:]) + [len(split["games"])]):
+            seq = tuple(split["targets"][a:b].tolist())
+            assert seq in expected                        # a whole game, move for move
+            found += 1
+    assert found == 60 and len(got) > 60 * 20
+    net, _ = train(arrays, layers=2, channels=4, steps=2, batch_size=8, eval_every=2)
+    assert net.size == 9

@@ -22,6 +22,8 @@ EVALUATED_POSITIONS = 20000     # of each split, by the NumPy pass (+-0.7% on a 
                    "not read), else written there after reading GAMES.")
 @click.option("--checkpoint", type=OutputFile(), default=None,
               help="A checkpoint written as training goes and started again from.")
+@click.option("--size", type=click.IntRange(2, 25), default=19, show_default=True,
+              help="Board size of the games used (the others are left out).")
 @click.option("--rate", type=Number(0, 1, min_open=True), default=0.25, show_default=True,
               help="Share of each game's positions taken (a repeatable sample).")
 @click.option("--layers", type=click.IntRange(2, 20), default=6, show_default=True,
@@ -42,10 +44,11 @@ EVALUATED_POSITIONS = 20000     # of each split, by the NumPy pass (+-0.7% on a 
               help="Seed of the initial weights and the batches.")
 @click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Processes reading the games (each every N-th file).")
-def policy_net_command(games, output, positions_file, checkpoint, rate, layers, channels, steps,
+def policy_net_command(games, output, positions_file, checkpoint, size, rate, layers, channels, steps,
                        batch_size, learning_rate, eval_every, stop_at, seed, jobs):
-    """Train the small convolutional policy net on the 19x19 games of GAMES (SGF files,
-    folders, .tar.gz archives), split by game; prints the validation and test top-1."""
+    """Train the small convolutional policy net on the games of GAMES of one board size
+    (SGF files, folders, .tar.gz and .zip archives), split by game; prints the validation
+    and test top-1."""
     if not games and not (positions_file and pathlib.Path(positions_file).is_file()):
         raise click.UsageError("give GAMES, or --positions of an earlier run")
     if stop_at is not None and checkpoint is None:
@@ -59,12 +62,16 @@ def policy_net_command(games, output, positions_file, checkpoint, rate, layers, 
     started = time.perf_counter()
     if positions_file and pathlib.Path(positions_file).is_file():
         arrays, meta = load_positions(positions_file)
+        held = int(arrays["train"]["stones"].shape[1])
+        if held != size:
+            raise click.UsageError(f"{positions_file} holds {held}x{held} positions, not "
+                                   f"{size}x{size}: give --size {held} or another file")
         click.echo(f"positions from {positions_file}", err=True)
     else:
         skipped = []
-        arrays, counts = read_positions(games, rate, jobs, skipped=skipped,
+        arrays, counts = read_positions(games, rate, jobs, skipped=skipped, size=size,
                                         log=lambda line: click.echo(line, err=True))
-        meta = {"sources": sorted(pathlib.Path(g).name for g in games), "rate": rate,
+        meta = {"sources": sorted(str(g) for g in games), "rate": rate, "size": size,
                 "games": counts, "skipped": len(skipped)}
         for name, reason in skipped[:20]:
             click.echo(f"skipped {name}: {reason}", err=True)

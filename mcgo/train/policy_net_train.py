@@ -1,7 +1,7 @@
 """Training the policy net (:mod:`mcgo.models.policy_net`) with JAX and optax (the ``train``
 extra), and the positions it learns from.
 
-**Positions.** The moves of 19x19 game records, split by game (:mod:`.split`), each a
+**Positions.** The moves of game records of one board size (19x19 unless told), split by game (:mod:`.split`), each a
 sample of ``rate`` of the positions (repeatable, :func:`.movemodel.sampled`) before a move
 that is not a pass, in the net's compact form (:func:`mcgo.models.policy_net.compact`) with
 the move played as the target. :func:`positions` keeps them as arrays, a few hundred bytes a
@@ -69,13 +69,13 @@ def game_positions(record, rate=1.0):
         yield stones, liberties, moves, point_index(int(point), size)
 
 
-def positions(records, rate=1.0, log=None):
-    """``{split: {array: ...}}`` of the 19x19 ``records``' positions (:data:`ARRAYS`;
+def positions(records, rate=1.0, log=None, size=BOARD):
+    """``{split: {array: ...}}`` of the ``size`` x ``size`` ``records``' positions (:data:`ARRAYS`;
     ``games`` numbers each position's game in its split), and the games per split."""
     rows = {s: {a: [] for a in ARRAYS} for s in SPLITS}
     games = {s: 0 for s in SPLITS}
     for n, record in enumerate(records, 1):
-        if record.size != BOARD:
+        if record.size != size:
             continue
         split = split_of(game_key(record))
         out = rows[split]
@@ -88,7 +88,7 @@ def positions(records, rate=1.0, log=None):
         games[split] += 1
         if log is not None and n % 1000 == 0:
             log(f"{n} games read")
-    shapes = {"stones": (BOARD, BOARD), "liberties": (BOARD, BOARD), "moves": (3,),
+    shapes = {"stones": (size, size), "liberties": (size, size), "moves": (3,),
               "targets": (), "games": ()}
     types = {"stones": np.int8, "liberties": np.int8, "moves": np.int16, "targets": np.int16,
              "games": np.int32}
@@ -98,22 +98,22 @@ def positions(records, rate=1.0, log=None):
 
 
 def _read_shard(job, log=None):
-    """``(arrays, games, skipped)`` of one share ``(paths, rate, shard)`` of the games."""
-    paths, rate, shard = job
+    """``(arrays, games, skipped)`` of one share ``(paths, rate, shard, size)`` of the games."""
+    paths, rate, shard, size = job
     skipped = []
-    arrays, games = positions(read_records(paths, skipped, shard), rate, log)
+    arrays, games = positions(read_records(paths, skipped, shard), rate, log, size)
     return arrays, games, skipped
 
 
-def read_positions(paths, rate=1.0, jobs=1, log=None, skipped=None):
+def read_positions(paths, rate=1.0, jobs=1, log=None, skipped=None, size=BOARD):
     """:func:`positions` of the games in ``paths`` (SGF files, folders, ``.tar.gz``
     archives), read by ``jobs`` processes, each the games of every ``jobs``-th file; the
     positions in the order of the files' shares. ``skipped`` gets what could not be read."""
     paths = list(map(str, paths))
     if jobs <= 1:
-        parts = [_read_shard((paths, rate, None), log)]
+        parts = [_read_shard((paths, rate, None, size), log)]
     else:
-        shards = [(paths, rate, (k, jobs)) for k in range(jobs)]
+        shards = [(paths, rate, (k, jobs), size) for k in range(jobs)]
         # spawn, not fork: the caller may have JAX's threads running
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             parts = []
@@ -245,7 +245,8 @@ def train(arrays, layers=6, channels=32, steps=20000, batch_size=128, learning_r
     train_set, valid = arrays["train"], arrays["validation"]
     if len(train_set["targets"]) == 0 or len(valid["targets"]) == 0:
         raise ValueError("no training or no validation positions")
-    init = PolicyNet.random(BOARD, layers, channels, seed)
+    size = int(train_set["stones"].shape[1])       # the board of the positions
+    init = PolicyNet.random(size, layers, channels, seed)
     params = {k: jnp.asarray(v) for k, v in init.arrays.items()}
     schedule = optax.cosine_decay_schedule(learning_rate, steps)
     optimiser = optax.adam(schedule)
@@ -265,7 +266,7 @@ def train(arrays, layers=6, channels=32, steps=20000, batch_size=128, learning_r
         if log:
             log(f"resumed at step {start} (best validation top-1 {best_top1:.4f})")
 
-    tables = tuple(jnp.asarray(t) for t in symmetry_tables(BOARD))
+    tables = tuple(jnp.asarray(t) for t in symmetry_tables(size))
     data = tuple(jnp.asarray(train_set[a]) for a in ("stones", "liberties", "moves", "targets"))
 
     def loss_fn(p, x, y):
@@ -289,7 +290,7 @@ def train(arrays, layers=6, channels=32, steps=20000, batch_size=128, learning_r
     n_train = len(train_set["targets"])
     nv = min(validation_positions, len(valid["targets"]))
     chunk = 512
-    vdata = [tuple(jnp.asarray(valid[a][i:i + chunk])
+    vdata = [tuple(jnp.asarray(valid[a][i:min(i + chunk, nv)])
                    for a in ("stones", "liberties", "moves", "targets"))
              for i in range(0, nv, chunk)]
 
