@@ -140,6 +140,16 @@ class PolicyNet:
         self.metadata = dict(metadata or {})
         self.layers = sum(1 for k in self.arrays if k.startswith("conv") and k.endswith("_w")) + 1
         self.size = int(self.arrays["out_b"].shape[0])
+        # {board size: PolicyNet} read on that size instead of this one (``default``: the
+        # shipped nets of :data:`SIZE_NETS`)
+        self.size_nets = {}
+        # the search's settings this net was measured with ({name: value}; a --set wins)
+        self.play_settings = {}
+
+    def for_size(self, size):
+        """The net a search of a ``size`` board reads: this one, or its :attr:`size_nets`
+        entry (a net for another size is used nowhere: see :attr:`size`)."""
+        return self.size_nets.get(size, self)
 
     @classmethod
     def random(cls, size=19, layers=6, channels=32, seed=0):
@@ -223,16 +233,31 @@ def load(path):
 
 
 SHIPPED = package_file("mcgo.models", "weights", "policy-net.npz")
+# ``default`` reads these nets on their board sizes (the shipped one is 19x19's), each with
+# the settings it won its A/B with (benchmarks/RESULTS.md).
+# On 9x9 a 6 x 32 net of mcgo's own 9x9 match records (3,506 train games; 46% top-1 on its
+# test games against the move model's 41%), its prior on the root's moves alone: +58 Elo
+# [+9, +108] at 0.25 s a move, an SPRT [0, 50] accepting H1 after 192 games. Below the
+# root too (policy_net_after 50) it halved the simulations a move and lost (-40 over 96).
+SIZE_NETS = {9: package_file("mcgo.models", "weights", "policy-net-9x9.npz")}
+SIZE_NET_SETTINGS = {9: {"policy_net_after": 0}}
 
 
 def open_policy_net(choice):
     """The net a command line names: ``"none"`` (None), ``"default"`` (the shipped 19x19
-    net, trained on the KGS 6d+ and goban games; see its metadata) or a file."""
+    net, trained on the KGS 6d+ and goban games, with the nets of :data:`SIZE_NETS` on
+    their sizes; see their metadata) or a file."""
     if choice == "none":
         return None
-    return load(SHIPPED if choice == "default" else choice)
+    if choice != "default":
+        return load(choice)
+    net = load(SHIPPED)
+    net.size_nets = {size: load(path) for size, path in SIZE_NETS.items()}
+    for size, other in net.size_nets.items():
+        other.play_settings = dict(SIZE_NET_SETTINGS.get(size, {}))
+    return net
 
 
-__all__ = ["FORMAT", "NPLANES", "PolicyNet", "PolicyNetError", "SHIPPED",
+__all__ = ["FORMAT", "NPLANES", "PolicyNet", "PolicyNetError", "SHIPPED", "SIZE_NETS",
            "VERSION", "compact", "is_policy_net_file", "load", "open_policy_net", "planes",
            "point_index"]

@@ -352,9 +352,10 @@ class Search:
         ``(None, 0)``."""
         source = self.policy_prior
         visits = 0.0 if source is None else options.for_size(source[1], board.size)
-        if not visits or source[0].size != board.size:
+        net = None if source is None else source[0].for_size(board.size)
+        if not visits or net.size != board.size:
             return None, 0.0
-        return source[0], visits
+        return net, visits
 
     @staticmethod
     def _evaluator_ratios(model, board):
@@ -475,7 +476,9 @@ class Search:
         next_report = time.perf_counter() + (progress_interval or 0)
         # The policy net below the root: each thread on its own tree, the first on a shared one.
         net, visits = self._policy_net(board)
-        after = self.settings["policy_net_after"]
+        after = self.overrides.get("policy_net_after", None if net is None else
+                                   net.play_settings.get("policy_net_after"))
+        after = self.settings["policy_net_after"] if after is None else after
         below = net is not None and after > 0 and (i == 0 or not self.shared_tree)
         given = self._policy_nodes.setdefault(0 if self.shared_tree else i, set())
         batches = 0
