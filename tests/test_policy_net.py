@@ -300,3 +300,24 @@ def test_9x9_positions_are_the_games_moves_as_sgfmill_reads_them(games_9x9):
     assert found == 60 and len(got) > 60 * 20
     net, _ = train(arrays, layers=2, channels=4, steps=2, batch_size=8, eval_every=2)
     assert net.size == 9
+
+
+def test_the_shipped_9x9_net_predicts_its_test_games_as_its_metadata_records(games_9x9):
+    """The 9x9 net ``default`` reads on 9x9 names its data (our own match records), split
+    and training; on the test games (split by game, never trained on) of one of its records
+    its top-1 is near the test top-1 its training recorded, and above the shipped 9x9 move
+    model's on the same positions."""
+    from mcgo.models.movemodel import open_model
+    from mcgo.train.evaluate import evaluate
+    from mcgo.train.movemodel import read_records
+    net = PN.open_policy_net("default").for_size(9)
+    meta = net.metadata
+    assert net.size == 9 and meta["format"] == PN.FORMAT and meta["split"]
+    assert any(games_9x9.parent.name in d for d in meta["data"]) and len(meta["commit"]) == 40
+    records = list(read_records([games_9x9]))
+    table = evaluate(net, records, size=9)
+    assert table["all"]["positions"] > 500
+    assert abs(table["all"]["top1"] - meta["metrics"]["test_top1"]) < 0.06
+    model = evaluate(open_model("auto").for_size(9), records, size=9)
+    assert model["all"]["positions"] == table["all"]["positions"]
+    assert table["all"]["top1"] > model["all"]["top1"]

@@ -489,6 +489,48 @@ def test_policy_net_after_gives_the_nets_prior_below_the_root_once_a_node_has_th
     assert all(kept[p][0] - alone[p][0] == pytest.approx(prior) for p in kept if p != K.PASS)
 
 
+def test_the_default_nets_9x9_prior_stays_at_the_root_unless_a_set_says_otherwise():
+    """``--policy-net default`` on 9x9 reads the shipped 9x9 net (measured at the root
+    alone): the root's children get its prior as the test above describes, the nodes below
+    none (their children's priors are those of a search without the net); an explicit
+    ``policy_net_after`` (``--set``) gives them the prior again."""
+    from mcgo.models.policy_net import SIZE_NETS, open_policy_net
+    from mcgo.search.tree import MOVE, PRIOR_VISITS, VISITS
+    net = open_policy_net("default")
+    nine = net.for_size(9)
+    assert nine.size == 9 and net.size == 19 and 9 in SIZE_NETS
+    assert nine.metadata["size"] == 9 and nine.metadata["split"] and nine.metadata["data"]
+    board = mcgo.Board(9, komi=7.0)
+    board.play("E5")
+    board.play("C3")
+
+    def below(settings):
+        search = Search(seed=1, policy="pattern", policy_prior=(net, 30.0), settings=settings)
+        search.run(board, playouts=2560)
+        t = search.trees[0]
+        out = {}
+        for c in t.children(t.root):
+            if t.floats[VISITS, c] >= 200:
+                for g in t.children(c):
+                    out[(int(t.ints[MOVE, c]), int(t.ints[MOVE, g]))] = t.floats[PRIOR_VISITS, g]
+        return out, {int(t.ints[MOVE, c]): t.floats[PRIOR_VISITS, c] for c in t.children(t.root)}
+
+    plain = Search(seed=1, policy="pattern")
+    plain.run(board, playouts=2560)
+    p = plain.trees[0]
+    roots = {int(p.ints[MOVE, c]): p.floats[PRIOR_VISITS, c] for c in p.children(p.root)}
+    default, root = below({})
+    assert len(default) > 20
+    for (first, second), visits in default.items():
+        position = board.copy()
+        position.play(first)
+        assert visits == pytest.approx(_root_priors(Search(seed=1, policy="pattern"),
+                                                    position)[second][0])
+    assert all(root[m] == pytest.approx(roots[m] + 30.0) for m in root if m != K.PASS)
+    told, _ = below({"policy_net_after": 50})
+    assert sum(1 for key, v in told.items() if key in default and v > default[key] + 29) > 10
+
+
 def _root_priors(search, board):
     """``move: (prior visits, prior wins)`` of every root child after one simulation, the
     ones a symmetric position hides included."""
