@@ -157,9 +157,9 @@ NAMED_SETTINGS = {s.name: s for s in (
                                       "P(best); 1: model_prior * sqrt(P(move)) visits, all won "
                                       "(Pachi's form)",
             strong=0, thesis=0, slot=12),
-    Setting("policy_net_after", int, "with the policy net (19x19), a node below the root gets "
-                                     "its prior too once it has this many visits (0: the "
-                                     "root alone)",
+    Setting("policy_net_after", int, "with the policy net, a node below the root gets its "
+                                     "prior too once it has this many visits (0: the root "
+                                     "alone; the shipped 9x9 net: 0 unless set)",
             strong=50, thesis=0),
     Setting("opening_rave_equiv", float, "rave_equiv for the first OPENING_RAVE_MOVES moves of a "
                                          "game on 19x19 (0: rave_equiv throughout)",
