@@ -233,14 +233,14 @@ def load(path):
 
 
 SHIPPED = package_file("mcgo.models", "weights", "policy-net.npz")
-# ``default`` reads these nets on their board sizes (the shipped one is 19x19's), each with
-# the settings it won its A/B with (benchmarks/RESULTS.md).
+# ``default`` reads these nets on their board sizes (the shipped one is 19x19's): {size:
+# (file, the settings it won its A/B with)} (benchmarks/RESULTS.md).
 # On 9x9 a 6 x 32 net of mcgo's own 9x9 match records (3,506 train games; 46% top-1 on its
 # test games against the move model's 41%), its prior on the root's moves alone: +58 Elo
 # [+9, +108] at 0.25 s a move, an SPRT [0, 50] accepting H1 after 192 games. Below the
 # root too (policy_net_after 50) it halved the simulations a move and lost (-40 over 96).
-SIZE_NETS = {9: package_file("mcgo.models", "weights", "policy-net-9x9.npz")}
-SIZE_NET_SETTINGS = {9: {"policy_net_after": 0}}
+SIZE_NETS = {9: (package_file("mcgo.models", "weights", "policy-net-9x9.npz"),
+                 {"policy_net_after": 0})}
 
 
 def open_policy_net(choice):
@@ -252,9 +252,9 @@ def open_policy_net(choice):
     if choice != "default":
         return load(choice)
     net = load(SHIPPED)
-    net.size_nets = {size: load(path) for size, path in SIZE_NETS.items()}
-    for size, other in net.size_nets.items():
-        other.play_settings = dict(SIZE_NET_SETTINGS.get(size, {}))
+    for size, (path, settings) in SIZE_NETS.items():
+        net.size_nets[size] = load(path)
+        net.size_nets[size].play_settings = dict(settings)
     return net
 
 
