@@ -36,14 +36,22 @@ def ratios(net, pts, info):
 
 
 def give(tree, node, ratio, visits):
-    """Add ``visits`` virtual visits, ``visits * ratio[move]`` won, to each child of ``node``
-    whose move has a ratio."""
+    """Add ``visits`` virtual visits, ``visits * r`` won, to each child of ``node`` whose move
+    has a ratio, ``r`` its ratio over the best ratio among the children. The best child is the
+    net's best move, unless a GUI's ``allow`` or ``avoid`` (:mod:`.movefilter`) left that move
+    out of the tree: then the best move left takes the best move's prior, as KataGo
+    renormalises its policy over the allowed moves. Otherwise the moves the search was told
+    to read would all look lost against a move it may not play, and it would spend itself on
+    the pass."""
     kids = tree.children(node)
     cols = np.arange(kids.start, kids.stop)
     r = ratio[tree.ints[MOVE, cols]]
     keep = ~np.isnan(r)
+    if not keep.any():
+        return
+    r = r[keep] / r[keep].max()
     tree.floats[PRIOR_VISITS, cols[keep]] += visits
-    tree.floats[PRIOR_WINS, cols[keep]] += visits * r[keep]
+    tree.floats[PRIOR_WINS, cols[keep]] += visits * r
 
 
 def give_below(tree, given, net, visits, after, pts0, info0, zob):
