@@ -36,7 +36,8 @@ from ..resources import package_file
 from . import weights_file
 
 FORMAT = "mcgo-policy-net"
-VERSION = 1
+VERSION = 2             # 1: the policy alone; 2: with the value heads (:data:`HEADS`)
+VERSIONS = (1, 2)
 FIRST_KERNEL = 5
 KERNEL = 3
 LIBERTY_CAP = 3
@@ -46,6 +47,13 @@ OWN, OPPONENT = 1, 2
 (P_OWN, P_OPPONENT, P_EMPTY, P_OWN_1, P_OWN_2, P_OWN_3, P_OPP_1, P_OPP_2, P_OPP_3, P_LAST,
  P_PREVIOUS, P_KO, P_ONES) = range(13)
 NPLANES = 13
+# The value heads (version 2): the trunk's features pooled over the board (mean and max of
+# each channel) with the komi, through a hidden layer to the win's logit and the score; a
+# 1 x 1 convolution to each point's owner. Inputs and outputs are scaled to about 1.
+HEADS = ("value_w1", "value_b1", "value_w2", "value_b2", "own_w", "own_b")
+KOMI_SCALE = 10.0
+SCORE_SCALE = 10.0
+VALUE_HIDDEN = 32
 
 
 class PolicyNetError(ValueError):
@@ -117,19 +125,21 @@ def planes(stones, liberties, moves):
 
 
 def _conv_same(x, w, b):
-    """``x`` ``(N, N, Cin)`` convolved with ``w`` ``(k, k, Cin, Cout)`` (cross-correlation, as
-    JAX's convolution), zero padding to the same size, plus ``b``."""
-    k, n, cin = w.shape[0], x.shape[0], x.shape[2]
+    """``x`` ``(B, N, N, Cin)`` convolved with ``w`` ``(k, k, Cin, Cout)`` (cross-correlation,
+    as JAX's convolution), zero padding to the same size, plus ``b``."""
+    k, bsz, n, cin = w.shape[0], x.shape[0], x.shape[1], x.shape[3]
+    if k == 1:
+        return (x.reshape(-1, cin) @ w.reshape(cin, -1)).reshape(bsz, n, n, -1) + b
     pad = k // 2
-    padded = np.pad(x, ((pad, pad), (pad, pad), (0, 0)))
+    padded = np.pad(x, ((0, 0), (pad, pad), (pad, pad), (0, 0)))
     # im2col: one row per point, its k x k window's channels in w's (dy, dx, Cin) order, so
     # that the whole layer is one matrix product.
-    columns = np.empty((n, n, k, k, cin), dtype=x.dtype)
+    columns = np.empty((bsz, n, n, k, k, cin), dtype=x.dtype)
     for dy in range(k):
         for dx in range(k):
-            columns[:, :, dy, dx, :] = padded[dy:dy + n, dx:dx + n, :]
-    out = columns.reshape(n * n, k * k * cin) @ w.reshape(k * k * cin, -1)
-    return out.reshape(n, n, -1) + b
+            columns[:, :, :, dy, dx, :] = padded[:, dy:dy + n, dx:dx + n, :]
+    out = columns.reshape(bsz * n * n, k * k * cin) @ w.reshape(k * k * cin, -1)
+    return out.reshape(bsz, n, n, -1) + b
 
 
 class PolicyNet:
@@ -164,16 +174,46 @@ class PolicyNet:
             cin = channels
         arrays["out_w"] = rng.normal(0, np.sqrt(1.0 / cin), (1, 1, cin, 1))
         arrays["out_b"] = np.zeros((size, size))
-        meta = {"format": FORMAT, "version": VERSION, "size": size, "layers": layers,
+        meta = {"format": FORMAT, "version": 1, "size": size, "layers": layers,
                 "channels": channels, "name": "random"}
         return cls(arrays, meta)
 
-    def logits(self, x):
-        """The ``N x N`` logits of one position's planes ``x`` ``(N, N, NPLANES)``."""
+    @property
+    def has_value(self):
+        """True when the net has the value, score and ownership heads (:data:`HEADS`)."""
+        return all(k in self.arrays for k in HEADS)
+
+    def trunk(self, x):
+        """The last convolution's features ``(B, N, N, C)`` of planes ``x`` ``(B, N, N,
+        NPLANES)``."""
         for i in range(self.layers - 1):
             x = np.maximum(_conv_same(x, self.arrays[f"conv{i}_w"], self.arrays[f"conv{i}_b"]), 0.0)
-        out = _conv_same(x, self.arrays["out_w"], np.float32(0.0))[..., 0]
-        return out + self.arrays["out_b"]
+        return x
+
+    def logits(self, x):
+        """The ``N x N`` logits of one position's planes ``x`` ``(N, N, NPLANES)``, or the
+        ``(B, N, N)`` logits of a batch ``(B, N, N, NPLANES)``."""
+        single = x.ndim == 3
+        f = self.trunk(x[None] if single else x)
+        out = _conv_same(f, self.arrays["out_w"], np.float32(0.0))[..., 0] + self.arrays["out_b"]
+        return out[0] if single else out
+
+    def values(self, x, komi):
+        """``(win, score, ownership)`` of a batch of planes ``x`` ``(B, N, N, NPLANES)``,
+        each from the side to move's view, ``komi`` ``(B,)`` the points the side to move
+        gets (minus the komi for Black): the probability of winning, the expected final
+        margin and each point's expected owner (+1 the side to move's, -1 the opponent's;
+        ``(B, N, N)``). Needs :attr:`has_value`."""
+        f = self.trunk(x)
+        a = self.arrays
+        b = f.shape[0]
+        pooled = np.concatenate([f.mean(axis=(1, 2)), f.max(axis=(1, 2)),
+                                 np.asarray(komi, np.float32).reshape(b, 1) / KOMI_SCALE], axis=1)
+        hidden = np.maximum(pooled @ a["value_w1"] + a["value_b1"], 0.0)
+        out = hidden @ a["value_w2"] + a["value_b2"]
+        win = 1.0 / (1.0 + np.exp(-out[:, 0]))
+        owner = np.tanh(_conv_same(f, a["own_w"], np.float32(0.0))[..., 0] + a["own_b"])
+        return win, out[:, 1] * SCORE_SCALE, owner
 
     def move_logits(self, pts, info, color=None):
         """Row-major ``N * N`` logits of a position (internal arrays) for ``color``."""
@@ -207,8 +247,8 @@ class PolicyNet:
         return {int(m): float(x) for m, x in zip(moves, e)}
 
     def save(self, path):
-        meta = dict(self.metadata, format=FORMAT, version=VERSION, size=self.size,
-                    layers=self.layers)
+        meta = dict(self.metadata, format=FORMAT, version=2 if self.has_value else 1,
+                    size=self.size, layers=self.layers)
         with open(path, "wb") as f:
             np.savez_compressed(f, metadata=np.array(json.dumps(meta, sort_keys=True)),
                                 **self.arrays)
@@ -222,10 +262,13 @@ def is_policy_net_file(path):
 def load(path):
     """The :class:`PolicyNet` of a file; raises :class:`PolicyNetError` saying what is wrong."""
     arrays, meta = weights_file.read(path, FORMAT, "policy net", PolicyNetError)
-    if meta.get("version") != VERSION:
-        raise PolicyNetError(f"{path}: version {meta.get('version')!r}, expected {VERSION}")
+    if meta.get("version") not in VERSIONS:
+        raise PolicyNetError(f"{path}: version {meta.get('version')!r}, expected one of "
+                             f"{', '.join(map(str, VERSIONS))}")
     layers = int(meta.get("layers", 0))
     needed = [f"conv{i}_{s}" for i in range(layers - 1) for s in "wb"] + ["out_w", "out_b"]
+    if meta["version"] >= 2:
+        needed += list(HEADS)
     missing = [n for n in needed if n not in arrays]
     if layers < 2 or missing:
         raise PolicyNetError(f"{path}: missing arrays {missing or ['conv*']}")
@@ -258,6 +301,6 @@ def open_policy_net(choice):
     return net
 
 
-__all__ = ["FORMAT", "NPLANES", "PolicyNet", "PolicyNetError", "SHIPPED", "SIZE_NETS",
-           "VERSION", "compact", "is_policy_net_file", "load", "open_policy_net", "planes",
+__all__ = ["FORMAT", "HEADS", "NPLANES", "PolicyNet", "PolicyNetError", "SHIPPED", "SIZE_NETS",
+           "VERSION", "VERSIONS", "compact", "is_policy_net_file", "load", "open_policy_net", "planes",
            "point_index"]

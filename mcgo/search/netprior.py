@@ -7,12 +7,19 @@ setting ``N > 0`` so does each node below the root once it has ``N`` visits of i
 the search has shown that its replies matter (:func:`give_below`). A node gets it once: a
 set of the nodes given, per tree, says which.
 
+With the net's value heads (:attr:`mcgo.models.policy_net.PolicyNet.has_value`) and the
+``value_prior`` setting ``W > 0``, each child of such a node also gets ``W`` virtual visits,
+``W * v`` of them won, ``v`` the net's chance that the node's mover wins after the move: the
+positions of all the children in one batch (:func:`child_values`). So the value mixes with
+the playouts' as AlphaGo's lambda does, its share shrinking as the child's own visits come.
+
 The net is trained for one board size; on other sizes nothing gets its prior.
 """
 
 import numpy as np
 
-from ..board.kernels import LEGAL, PASS, TO_MOVE, legality, play_legal
+from ..board.kernels import LEGAL, PASS, TO_MOVE, WHITE, legal_moves, legality, play_legal
+from ..models.policy_net import compact, planes
 from .tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
 
 # Batches of simulations (mcgo.search.control.BATCH each) between two looks for nodes that
@@ -35,14 +42,15 @@ def ratios(net, pts, info):
     return out
 
 
-def give(tree, node, ratio, visits):
+def give(tree, node, ratio, visits, values=None, value_visits=0.0):
     """Add ``visits`` virtual visits, ``visits * r`` won, to each child of ``node`` whose move
     has a ratio, ``r`` its ratio over the best ratio among the children. The best child is the
     net's best move, unless a GUI's ``allow`` or ``avoid`` (:mod:`.movefilter`) left that move
     out of the tree: then the best move left takes the best move's prior, as KataGo
     renormalises its policy over the allowed moves. Otherwise the moves the search was told
     to read would all look lost against a move it may not play, and it would spend itself on
-    the pass."""
+    the pass. With ``values`` (:func:`child_values`), ``value_visits`` more virtual visits,
+    ``value_visits * values[move]`` won, to each child whose move has a value."""
     kids = tree.children(node)
     cols = np.arange(kids.start, kids.stop)
     r = ratio[tree.ints[MOVE, cols]]
@@ -52,9 +60,41 @@ def give(tree, node, ratio, visits):
     r = r[keep] / r[keep].max()
     tree.floats[PRIOR_VISITS, cols[keep]] += visits
     tree.floats[PRIOR_WINS, cols[keep]] += visits * r
+    if values is not None and value_visits > 0:
+        v = values[tree.ints[MOVE, cols]]
+        known = ~np.isnan(v)
+        tree.floats[PRIOR_VISITS, cols[known]] += value_visits
+        tree.floats[PRIOR_WINS, cols[known]] += value_visits * v[known]
 
 
-def give_below(tree, given, net, visits, after, pts0, info0, zob):
+def child_values(net, pts, info, zob, komi):
+    """The chance that the side to move of the position ``(pts, info)`` (``zob`` its
+    Zobrist table) wins after each of its
+    legal moves, by the net's value head (one batch of the positions after them), as an array
+    over the points (NaN elsewhere and at the pass); ``komi`` as the search counts it (White
+    gets it)."""
+    color = int(info[TO_MOVE])
+    size = net.size
+    moves = np.zeros(size * size + 1, dtype=np.int32)
+    n = legal_moves(pts, info, color, moves)
+    out = np.full(pts.shape[1], np.nan)
+    if not n:
+        return out
+    stones = np.empty((n, size, size), np.int8)
+    liberties = np.empty((n, size, size), np.int8)
+    last = np.empty((n, 3), np.int16)
+    for k in range(n):
+        p, i = pts.copy(), info.copy()
+        play_legal(p, i, zob, int(moves[k]), color)
+        stones[k], liberties[k], last[k] = compact(p, i)
+    # After the move the opponent is to move: the komi is its if it is White.
+    opponent_komi = komi if color != WHITE else -komi
+    win, _, _ = net.values(planes(stones, liberties, last), np.full(n, opponent_komi, np.float32))
+    out[moves[:n]] = 1.0 - win
+    return out
+
+
+def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, value_visits=0.0):
     """Give the prior to the children of each node below the root with at least ``after``
     visits and children, not in ``given`` (which gets them). The nodes that qualify form a
     subtree under the root (a node has at most its parent's visits), so the walk goes down
@@ -77,7 +117,8 @@ def give_below(tree, given, net, visits, after, pts0, info0, zob):
             position = _replay(pts0, info0, zob, moves)
             ratio = None if position is None else ratios(net, *position)
             if ratio is not None:
-                give(tree, c, ratio, visits)
+                values = child_values(net, *position, zob, komi) if value_visits > 0 else None
+                give(tree, c, ratio, visits, values, value_visits)
                 count += 1
     return count
 

@@ -307,7 +307,8 @@ class Search:
         (:mod:`.netprior`), so a root that had it as a node below the old root keeps it."""
         net, visits = self._policy_net(board)
         if net is not None:
-            ratio = None
+            ratio = values = None
+            value_visits = self._value_visits(net)
             for i, t in enumerate(self.trees):
                 given = self._policy_nodes.setdefault(i, set())
                 if t.root not in given:
@@ -315,8 +316,12 @@ class Search:
                         ratio = netprior.ratios(net, board.pts, board.root_info)
                         if ratio is None:
                             break
+                        if value_visits:
+                            values = netprior.child_values(net, board.pts, board.root_info,
+                                                           board.zob, board.komi
+                                                           + board.scoring_offset())
                     given.add(t.root)
-                    netprior.give(t, t.root, ratio, visits)
+                    netprior.give(t, t.root, ratio, visits, values, value_visits)
         priors = []                             # (ratios, model, virtual visits)
         for ratios, source in ((self._ownership_ratios, self.ownership_prior),
                                (self._evaluator_ratios, self.evaluator_prior)):
@@ -374,6 +379,21 @@ class Search:
         model of ``--model auto`` only on the sizes where it was measured to help)."""
         auto = None if self.model is None else self.model.prior_settings
         return self.model is not None and (auto is None or board.size in auto)
+
+    def net_setting(self, net, name):
+        """A setting of the policy net's prior (``policy_net_after``, ``value_prior``): a
+        ``--set`` value, else the one the net was measured with (its ``play_settings``), else
+        the preset's."""
+        if name in self.overrides:
+            return self.overrides[name]
+        if net is not None and name in net.play_settings:
+            return net.play_settings[name]
+        return self.settings[name]
+
+    def _value_visits(self, net):
+        """Virtual visits of the net's value on each move it gives its prior (0: none, as
+        for a net without value heads)."""
+        return float(self.net_setting(net, "value_prior")) if net is not None and net.has_value else 0.0
 
     def model_setting(self, board, name):
         """The value of a setting of the model's prior (``model_prior``, ``model_depth``,
@@ -476,9 +496,9 @@ class Search:
         next_report = time.perf_counter() + (progress_interval or 0)
         # The policy net below the root: each thread on its own tree, the first on a shared one.
         net, visits = self._policy_net(board)
-        after = self.overrides.get("policy_net_after", None if net is None else
-                                   net.play_settings.get("policy_net_after"))
-        after = self.settings["policy_net_after"] if after is None else after
+        after = self.net_setting(net, "policy_net_after")
+        value_visits = self._value_visits(net)
+        komi = board.komi + board.scoring_offset()
         below = net is not None and after > 0 and (i == 0 or not self.shared_tree)
         given = self._policy_nodes.setdefault(0 if self.shared_tree else i, set())
         batches = 0
@@ -488,7 +508,7 @@ class Search:
                 batches += 1
                 if below and batches % netprior.SCAN_BATCHES == 0:
                     netprior.give_below(worker.tree, given, net, visits, after, board.pts,
-                                        board.root_info, board.zob)
+                                        board.root_info, board.zob, komi, value_visits)
                 if i == 0:
                     control.check_stop()
                     if on_progress is not None and progress_interval is not None \

@@ -1,0 +1,102 @@
+"""``mcgo learn value-net``: the value heads of a policy net (:mod:`.value_train`) from game
+records of one board size, with their held-out outcome prediction. The command line imports
+nothing heavy; JAX comes in with the training."""
+
+import json
+import pathlib
+import time
+
+import click
+
+from ..clitypes import Number, OutputFile
+from ..extras import require
+
+EVALUATED_POSITIONS = 20000
+
+
+@click.command("value-net")
+@click.argument("games", nargs=-1, type=click.Path(exists=True))
+@click.option("--net", "net_file", required=True,
+              help="The policy net whose trunk the heads read (a file, or 'default' for the "
+                   "shipped net of --size).")
+@click.option("-o", "--output", type=OutputFile(), required=True,
+              help="The net file to write: the policy net with its value heads.")
+@click.option("--positions", "positions_file", type=OutputFile(), default=None,
+              help="Where the positions are kept: read from it when it exists (GAMES are then "
+                   "not read), else written there after reading GAMES.")
+@click.option("--checkpoint", type=OutputFile(), default=None,
+              help="A checkpoint written as training goes and started again from.")
+@click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True,
+              help="Board size of the games used (the others are left out).")
+@click.option("--rate", type=Number(0, 1, min_open=True), default=0.25, show_default=True,
+              help="Share of each game's positions taken (a repeatable sample).")
+@click.option("--steps", type=click.IntRange(1), default=20000, show_default=True)
+@click.option("--batch-size", type=click.IntRange(1), default=256, show_default=True)
+@click.option("--learning-rate", type=Number(0, min_open=True), default=1e-3, show_default=True)
+@click.option("--eval-every", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--stop-at", type=click.IntRange(1), default=None,
+              help="Stop after this step; --checkpoint carries the run on next time.")
+@click.option("--seed", type=int, default=0, show_default=True)
+def value_net_command(games, net_file, output, positions_file, checkpoint, size, rate, steps,
+                      batch_size, learning_rate, eval_every, stop_at, seed):
+    """Train the value, score and ownership heads on the trunk of a policy net, from the games
+    of GAMES of one board size (SGF files, folders, .tar.gz and .zip archives), split by game;
+    prints the validation and test outcome prediction (accuracy, log loss, Brier)."""
+    if not games and not (positions_file and pathlib.Path(positions_file).is_file()):
+        raise click.UsageError("give GAMES, or --positions of an earlier run")
+    if stop_at is not None and checkpoint is None:
+        raise click.UsageError("--stop-at needs --checkpoint to carry the run on")
+    from ..models.policy_net import PolicyNetError, load, open_policy_net
+    try:
+        net = open_policy_net("default").for_size(size) if net_file == "default" else load(net_file)
+    except (OSError, PolicyNetError) as e:
+        raise click.BadParameter(str(e), param_hint="--net") from None
+    if net.size != size:
+        raise click.BadParameter(f"the net is for {net.size}x{net.size}, not {size}x{size}",
+                                 param_hint="--net")
+    require("train", "mcgo learn value-net")
+    from .provenance import git_commit
+    from .split import SPLIT_SALT
+    from .value_data import load_positions, read_positions, save_positions
+    from .value_train import outcome_metrics, predictions, train
+
+    started = time.perf_counter()
+    if positions_file and pathlib.Path(positions_file).is_file():
+        arrays, meta = load_positions(positions_file)
+        held = int(arrays["train"]["stones"].shape[1])
+        if held != size:
+            raise click.UsageError(f"{positions_file} holds {held}x{held} positions, not "
+                                   f"{size}x{size}: give --size {held} or another file")
+    else:
+        skipped = []
+        arrays, counts = read_positions(games, rate, size=size, skipped=skipped,
+                                        log=lambda line: click.echo(line, err=True))
+        meta = {"sources": sorted(str(g) for g in games), "rate": rate, "size": size,
+                "games": counts, "skipped": len(skipped)}
+        for name, reason in skipped[:20]:
+            click.echo(f"skipped {name}: {reason}", err=True)
+        if positions_file:
+            save_positions(positions_file, arrays, meta)
+    sizes = {s: int(len(a["outcome"])) for s, a in arrays.items()}
+    click.echo(f"positions {sizes} ({time.perf_counter() - started:.0f} s)", err=True)
+    if not sizes["train"] or not sizes["validation"]:
+        raise click.UsageError("no training or no validation positions in GAMES")
+    trained, history = train(net, arrays, steps=steps, batch_size=batch_size,
+                             learning_rate=learning_rate, eval_every=eval_every,
+                             validation_positions=EVALUATED_POSITIONS, seed=seed,
+                             checkpoint=checkpoint, stop_at=stop_at,
+                             log=lambda line: click.echo(line, err=True))
+    metrics = {}
+    for split in ("validation", "test"):
+        if sizes[split]:
+            part = arrays[split]
+            win, _ = predictions(trained, part, EVALUATED_POSITIONS)
+            metrics[split] = outcome_metrics(win, part["outcome"][:len(win)])
+    trained.metadata.update(
+        value_data=meta.get("sources"), value_games=meta.get("games"), value_rate=meta.get("rate"),
+        value_split=SPLIT_SALT.decode(), value_commit=git_commit() or "unknown",
+        value_positions=sizes, value_metrics=metrics, value_history=history,
+        value_steps=steps, value_batch_size=batch_size, value_learning_rate=learning_rate,
+        value_seed=seed)
+    trained.save(output)
+    click.echo(json.dumps({"output": str(output), **metrics}))

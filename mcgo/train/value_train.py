@@ -1,0 +1,211 @@
+"""Training the value heads of a policy net (:mod:`mcgo.models.policy_net`, version 2) with JAX
+and optax (the ``train`` extra), on the positions of :mod:`.value_data`.
+
+The trunk is the policy net's and stays as it is (frozen): only the heads learn, so the
+policy the engine already measured does not move, one forward pass gives a node its priors
+and its value, and the few thousand games a board size has do not overfit a whole network
+(a value net trained from scratch on positions of a few games learns the games, AlphaGo's
+lesson). Losses, each on the side to move's view: the cross-entropy of the win's logit
+against the outcome (a jigo half), the Huber loss of the score (scaled by
+:data:`~mcgo.models.policy_net.SCORE_SCALE`) where the game was counted, and the squared
+error of each point's owner where the final ownership is known, weighed
+:data:`SCORE_WEIGHT` and :data:`OWNERSHIP_WEIGHT`. Adam with a cosine decay; every position
+turned by one of the 8 symmetries at random, its ownership with it. Checkpoints as the
+policy trainer's (:func:`.policy_net_train.train`): weights, optimiser state, step, the best
+heads by the validation log loss; a killed run starts again where it stopped.
+
+Play needs none of this: :func:`train` returns a :class:`PolicyNet` with the heads.
+"""
+
+import json
+import pathlib
+import time
+
+import numpy as np
+
+from ..board.symmetry import SYMMETRIES
+from ..models.policy_net import (HEADS, KOMI_SCALE, NPLANES, SCORE_SCALE, VALUE_HIDDEN, PolicyNet,
+                                 planes)
+from .policy_net_train import _jax, device_batch, symmetry_tables
+
+SCORE_WEIGHT = 0.1
+OWNERSHIP_WEIGHT = 0.5
+CHUNK = 512
+
+
+def random_heads(net, seed=0, hidden=VALUE_HIDDEN):
+    """Initial head weights (He's initialisation) for ``net``'s trunk."""
+    rng = np.random.default_rng(seed)
+    c = net.arrays["out_w"].shape[2]
+    n = net.size
+    return {"value_w1": rng.normal(0, np.sqrt(2.0 / (2 * c + 1)), (2 * c + 1, hidden)),
+            "value_b1": np.zeros(hidden), "value_w2": rng.normal(0, np.sqrt(1.0 / hidden), (hidden, 2)),
+            "value_b2": np.zeros(2), "own_w": rng.normal(0, np.sqrt(1.0 / c), (1, 1, c, 1)),
+            "own_b": np.zeros((n, n))}
+
+
+def forward(trunk, heads, x, komi, layers):
+    """JAX: ``(win logit, score / SCORE_SCALE, owner)`` of planes ``x`` ``(B, N, N, F)``, the
+    same computation as :meth:`PolicyNet.values`."""
+    jax, jnp, _ = _jax()
+    dims = ("NHWC", "HWIO", "NHWC")
+    for i in range(layers - 1):
+        x = jax.lax.conv_general_dilated(x, trunk[f"conv{i}_w"], (1, 1), "SAME",
+                                         dimension_numbers=dims) + trunk[f"conv{i}_b"]
+        x = jax.nn.relu(x)
+    pooled = jnp.concatenate([x.mean(axis=(1, 2)), x.max(axis=(1, 2)),
+                              (komi / KOMI_SCALE)[:, None]], axis=1)
+    hidden = jax.nn.relu(pooled @ heads["value_w1"] + heads["value_b1"])
+    out = hidden @ heads["value_w2"] + heads["value_b2"]
+    owner = jax.lax.conv_general_dilated(x, heads["own_w"], (1, 1), "SAME",
+                                         dimension_numbers=dims)[..., 0] + heads["own_b"]
+    return out[:, 0], out[:, 1], jnp.tanh(owner)
+
+
+def _losses(trunk, heads, batch, layers):
+    """Per-position ``(value, score, ownership)`` losses of a device batch."""
+    jax, jnp, optax = _jax()
+    x, komi, outcome, score, owner, has_owner = batch
+    logit, s, o = forward(trunk, heads, x, komi, layers)
+    value = optax.sigmoid_binary_cross_entropy(logit, (outcome + 1.0) / 2.0)
+    counted = ~jnp.isnan(score)
+    score_loss = jnp.where(counted, optax.huber_loss(s, jnp.where(counted, score, 0.0) / SCORE_SCALE), 0.0)
+    own_loss = jnp.where(has_owner, jnp.mean((o - owner) ** 2, axis=(1, 2)), 0.0)
+    return value, score_loss, own_loss
+
+
+def _device_positions(arrays, tables, pick, symmetries):
+    """JAX: a batch of the positions ``pick`` turned by ``symmetries``: planes, komi,
+    outcome, score, ownership (turned too) and whether it is known."""
+    _, jnp, _ = _jax()
+    stones, liberties, moves = (arrays[a][pick] for a in ("stones", "liberties", "moves"))
+    b, n = stones.shape[0], stones.shape[1]
+    x, _ = device_batch(tables, stones, liberties, moves, jnp.zeros(b, jnp.int32), symmetries)
+    source = tables[1][symmetries]
+    owner = jnp.take_along_axis(arrays["ownership"][pick].reshape(b, n * n), source, axis=1)
+    return (x, arrays["komi"][pick], arrays["outcome"][pick].astype(jnp.float32),
+            arrays["score"][pick], owner.reshape(b, n, n).astype(jnp.float32),
+            arrays["has_ownership"][pick])
+
+
+def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_every=1000,
+          validation_positions=20000, seed=0, checkpoint=None, stop_at=None, deadline=None,
+          log=None):
+    """The heads of ``net`` (a policy net, its trunk frozen) trained on ``arrays``
+    (:func:`.value_data.positions`); returns ``(net with heads, history)``."""
+    jax, jnp, optax = _jax()
+    train_set, valid = arrays["train"], arrays["validation"]
+    if not len(train_set["outcome"]) or not len(valid["outcome"]):
+        raise ValueError("no training or no validation positions")
+    layers = net.layers
+    trunk = {k: jnp.asarray(v) for k, v in net.arrays.items() if k.startswith("conv")}
+    heads = {k: jnp.asarray(v, jnp.float32) for k, v in random_heads(net, seed).items()}
+    optimiser = optax.adam(optax.cosine_decay_schedule(learning_rate, steps))
+    opt_state = optimiser.init(heads)
+    best, best_loss, start, history = dict(heads), float("inf"), 0, []
+    if checkpoint is not None and pathlib.Path(checkpoint).is_file():
+        with np.load(checkpoint, allow_pickle=False) as z:
+            heads = {k: jnp.asarray(z[f"param_{k}"]) for k in heads}
+            best = {k: jnp.asarray(z[f"best_{k}"]) for k in heads}
+            treedef = jax.tree_util.tree_structure(opt_state)
+            count = len(jax.tree_util.tree_leaves(opt_state))
+            opt_state = jax.tree_util.tree_unflatten(
+                treedef, [jnp.asarray(z[f"opt_{i}"]) for i in range(count)])
+            start, best_loss = int(z["step"]), float(z["best_loss"])
+            history = json.loads(str(z["history"]))
+        if log:
+            log(f"resumed at step {start} (best validation log loss {best_loss:.4f})")
+    tables = tuple(jnp.asarray(t) for t in symmetry_tables(net.size))
+    keys = ("stones", "liberties", "moves", "komi", "outcome", "score", "ownership", "has_ownership")
+    data = {a: jnp.asarray(train_set[a]) for a in keys}
+
+    def loss_fn(h, batch):
+        v, s, o = _losses(trunk, h, batch, layers)
+        return jnp.mean(v + SCORE_WEIGHT * s + OWNERSHIP_WEIGHT * o)
+
+    @jax.jit
+    def step_fn(h, state, pick, symmetries):
+        batch = _device_positions(data, tables, pick, symmetries)
+        loss, grads = jax.value_and_grad(loss_fn)(h, batch)
+        updates, state = optimiser.update(grads, state, h)
+        return optax.apply_updates(h, updates), state, loss
+
+    nv = min(validation_positions, len(valid["outcome"]))
+    vdata = {a: jnp.asarray(valid[a][:nv]) for a in keys}
+
+    @jax.jit
+    def valid_fn(h, pick):
+        batch = _device_positions(vdata, tables, pick, jnp.zeros(pick.shape[0], jnp.int32))
+        v, s, o = _losses(trunk, h, batch, layers)
+        return jnp.sum(v), jnp.sum(s), jnp.sum(o)
+
+    def validation(h):
+        total = np.zeros(3)
+        for i in range(0, nv, CHUNK):
+            total += np.array([float(t) for t in valid_fn(h, jnp.arange(i, min(i + CHUNK, nv)))])
+        return total / nv
+
+    began, losses = time.monotonic(), []
+    n_train = len(train_set["outcome"])
+    for step in range(start, steps if stop_at is None else min(steps, stop_at)):
+        rng = np.random.default_rng([seed, step])
+        pick = rng.integers(0, n_train, batch_size)
+        symmetries = rng.integers(0, SYMMETRIES, batch_size).astype(np.int32)
+        heads, opt_state, loss = step_fn(heads, opt_state, jnp.asarray(pick), jnp.asarray(symmetries))
+        losses.append(loss)
+        late = deadline is not None and time.monotonic() > deadline
+        if (step + 1) % eval_every == 0 or step + 1 in (steps, stop_at) or late:
+            v, s, o = validation(heads)
+            if v < best_loss:
+                best_loss, best = v, dict(heads)
+            history.append(dict(step=step + 1, loss=float(jnp.mean(jnp.stack(losses))),
+                                validation_log_loss=float(v), validation_score_loss=float(s),
+                                validation_ownership_loss=float(o),
+                                seconds=round(time.monotonic() - began, 1)))
+            losses = []
+            if log:
+                log(f"step {step + 1}: loss {history[-1]['loss']:.4f}, validation log loss "
+                    f"{v:.4f}, score {s:.4f}, ownership {o:.4f}")
+            if checkpoint is not None:
+                out = {f"param_{k}": np.asarray(x) for k, x in heads.items()}
+                out.update({f"best_{k}": np.asarray(x) for k, x in best.items()})
+                out.update({f"opt_{i}": np.asarray(x)
+                            for i, x in enumerate(jax.tree_util.tree_leaves(opt_state))})
+                out.update(step=np.array(step + 1), best_loss=np.array(best_loss),
+                           history=np.array(json.dumps(history)))
+                tmp = pathlib.Path(str(checkpoint) + ".tmp")
+                with open(tmp, "wb") as f:
+                    np.savez(f, **out)
+                tmp.replace(checkpoint)
+            if late:
+                break
+    arrays_out = dict(net.arrays)
+    arrays_out.update({k: np.asarray(v) for k, v in best.items()})
+    return PolicyNet(arrays_out, dict(net.metadata)), history
+
+
+def predictions(net, split_arrays, limit=None):
+    """The NumPy net's win probabilities and predicted scores on a split's positions."""
+    n = len(split_arrays["outcome"]) if limit is None else min(limit, len(split_arrays["outcome"]))
+    wins, scores = [], []
+    for i in range(0, n, CHUNK):
+        j = min(i + CHUNK, n)
+        x = planes(split_arrays["stones"][i:j], split_arrays["liberties"][i:j],
+                   split_arrays["moves"][i:j])
+        w, s, _ = net.values(x, split_arrays["komi"][i:j])
+        wins.append(w)
+        scores.append(s)
+    return np.concatenate(wins), np.concatenate(scores)
+
+
+def outcome_metrics(p, outcome):
+    """Accuracy, log loss and Brier score of win probabilities ``p`` against outcomes (+1,
+    -1; jigos left out), as the issue's table counts them."""
+    keep = outcome != 0
+    p, y = np.clip(p[keep], 1e-6, 1 - 1e-6), (outcome[keep] > 0).astype(float)
+    return {"positions": int(keep.sum()), "accuracy": float(np.mean((p > 0.5) == (y > 0.5))),
+            "log_loss": float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))),
+            "brier": float(np.mean((p - y) ** 2))}
+
+
+__all__ = ["HEADS", "NPLANES", "forward", "outcome_metrics", "predictions", "random_heads", "train"]

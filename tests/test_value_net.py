@@ -1,0 +1,195 @@
+"""The value heads of the policy net (mcgo.models.policy_net version 2, trained by
+mcgo.train.value_train on the positions of mcgo.train.value_data): targets against GNU Go's
+verdict on the final positions of counted games, the NumPy forward pass against JAX's,
+training that learns and resumes, and the value in the search."""
+
+import pathlib
+import zipfile
+
+import numpy as np
+import pytest
+
+import mcgo
+from mcgo.board import coords
+from mcgo.gtp.controller import GtpEngine
+from mcgo.models import policy_net as PN
+from mcgo.sgf import read_game, replay
+from mcgo.train.movemodel import read_records
+from mcgo.train.results import COUNT, parse_result
+
+# Our own 9x9 games against Pachi 12.90, counted by GNU Go 3.8 (benchmarks/matches/).
+GAMES = pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / "matches" \
+    / "9x9-a23f304-vs-pachi" / "games.zip"
+
+
+@pytest.fixture(scope="module")
+def records():
+    return [r for r in read_records([str(GAMES)]) if r.size == 9]
+
+
+def counted_files(n):
+    """``(sgf text, record)`` of the first ``n`` counted games that ended with two passes."""
+    out = []
+    with zipfile.ZipFile(GAMES) as z:
+        for name in sorted(z.namelist()):
+            text = z.read(name)
+            record = read_game(text)
+            if parse_result(record.result)[2] == COUNT and record.moves \
+                    and record.moves[-1][1] == mcgo.PASS:
+                out.append((text, record))
+            if len(out) == n:
+                break
+    return out
+
+
+def test_targets_of_counted_games_match_gnugo_final_status(records, gnugo_command, tmp_path):
+    """The final ownership of a counted game gives each stone GNU Go 3.8 calls alive to its
+    colour and each stone it calls dead to the other; the outcome and score follow RE. A
+    game whose count by the engine's judge disagrees with RE (a capturing race both engines
+    left on the board) has no ownership: few of them."""
+    from mcgo.train.value_data import game_positions, game_targets
+    engine = GtpEngine(gnugo_command)
+    checked = agree = dead_seen = left_out = 0
+    try:
+        for n, (text, record) in enumerate(counted_files(12)):
+            winner, margin, owner = game_targets(record, seed=n)
+            if owner is None:                   # the judge's count and RE disagree
+                left_out += 1
+                continue
+            assert owner.shape == (9, 9)
+            board = replay(record)
+            path = tmp_path / f"g{n}.sgf"
+            path.write_bytes(text)
+            engine.send(f"loadsgf {path}")
+            dead = {coords.from_gtp(v, 9) for v in engine.send("final_status_list dead").split()}
+            dead_seen += len(dead)
+            for colour in (mcgo.BLACK, mcgo.WHITE):
+                for p in board.stones(colour):
+                    row, col = coords.row_col(p, 9)
+                    expected = (1 if colour == mcgo.BLACK else -1) * (-1 if p in dead else 1)
+                    checked += 1
+                    agree += owner[row, col] == expected
+            rows = list(game_positions(record, 1.0, (winner, margin, owner)))
+            for row in rows:
+                black = row["komi"] < 0        # Black gives the komi
+                assert row["outcome"] == (0 if winner is None else
+                                          (1 if (winner == mcgo.BLACK) == black else -1))
+                assert row["score"] == pytest.approx(margin if black else -margin)
+    finally:
+        engine.close()
+    assert checked > 300 and agree / checked >= 0.97, (agree, checked)
+    assert dead_seen > 0 and left_out <= 3
+
+
+def test_numpy_value_heads_equal_the_jax_ones(records):
+    """The engine's NumPy value, score and ownership equal the training's JAX pass."""
+    pytest.importorskip("jax", reason="the train extra (JAX) is not installed")
+    import jax.numpy as jnp
+    from mcgo.train.value_data import positions
+    from mcgo.train.value_train import forward, random_heads
+    net = PN.PolicyNet.random(size=9, layers=4, channels=16, seed=5)
+    net = PN.PolicyNet(dict(net.arrays, **random_heads(net, seed=2)), net.metadata)
+    assert net.has_value
+    arrays, _ = positions(records[:10], rate=0.5)
+    part = arrays["train"]
+    x = PN.planes(part["stones"][:40], part["liberties"][:40], part["moves"][:40])
+    win, score, owner = net.values(x, part["komi"][:40])
+    trunk = {k: jnp.asarray(v) for k, v in net.arrays.items() if k.startswith("conv")}
+    heads = {k: jnp.asarray(net.arrays[k]) for k in PN.HEADS}
+    logit, s, o = forward(trunk, heads, jnp.asarray(x), jnp.asarray(part["komi"][:40]), net.layers)
+    assert np.allclose(win, 1 / (1 + np.exp(-np.asarray(logit))), atol=1e-5)
+    assert np.allclose(score, np.asarray(s) * PN.SCORE_SCALE, atol=1e-3)
+    assert np.allclose(owner, np.asarray(o), atol=1e-5)
+    assert len(set(np.round(win, 4))) > 5            # the positions differ, so do their values
+
+
+def test_training_learns_and_resumes(records, tmp_path):
+    """Heads on the shipped 9x9 net's trunk, trained on some of our games: the validation
+    log loss falls below a coin's (ln 2), and a run stopped half way and started again from
+    its checkpoint ends with the weights of the run that never stopped."""
+    pytest.importorskip("jax", reason="the train extra (JAX) is not installed")
+    from mcgo.train.value_data import positions
+    from mcgo.train.value_train import outcome_metrics, predictions, train
+    arrays, games = positions(records, rate=0.3)
+    assert games["train"] > 100 and len(arrays["validation"]["outcome"]) > 100
+    net = PN.load(PN.SIZE_NETS[9][0])
+    options = dict(steps=120, batch_size=64, learning_rate=3e-3, eval_every=60)
+    whole, history = train(net, arrays, **options)
+    assert [h["step"] for h in history] == [60, 120]
+    checkpoint = tmp_path / "value.ckpt.npz"
+    train(net, arrays, checkpoint=checkpoint, stop_at=60, **options)
+    again, _ = train(net, arrays, checkpoint=checkpoint, **options)
+    for name in PN.HEADS:
+        assert np.allclose(whole.arrays[name], again.arrays[name], rtol=1e-5, atol=1e-6), name
+    for name in net.arrays:                          # the trunk and the policy did not move
+        assert np.array_equal(whole.arrays[name], net.arrays[name]), name
+    win, _ = predictions(whole, arrays["validation"])
+    metrics = outcome_metrics(win, arrays["validation"]["outcome"])
+    assert metrics["log_loss"] < np.log(2) and metrics["accuracy"] > 0.55, metrics
+    saved = tmp_path / "net.npz"
+    whole.save(saved)
+    loaded = PN.load(saved)
+    assert loaded.metadata["version"] == 2 and loaded.has_value
+    assert np.array_equal(loaded.values(PN.planes(*PN.compact(replay(records[0]).pts,
+                                                              replay(records[0]).info))[None],
+                                        [7.0])[0], whole.values(
+        PN.planes(*PN.compact(replay(records[0]).pts, replay(records[0]).info))[None], [7.0])[0])
+
+
+def _compact_by_sgfmill(board, move, colour):
+    """The policy net's compact form of the position after ``colour`` plays ``move`` on
+    ``board``, the opponent to move, built from sgfmill's board (its captures, a flood fill
+    of its chains' liberties): the reference for the search's own replay."""
+    from helpers import sgfmill_board, sgfmill_group
+    ref = sgfmill_board(board)
+    row, col = coords.row_col(move, 9)
+    ref.play(row, col, "b" if colour == mcgo.BLACK else "w")
+    mover = "w" if colour == mcgo.BLACK else "b"
+    stones = np.zeros((9, 9), np.int8)
+    liberties = np.zeros((9, 9), np.int8)
+    for r in range(9):
+        for c in range(9):
+            here = ref.get(r, c)
+            if here is not None:
+                stones[r, c] = PN.OWN if here == mover else PN.OPPONENT
+                liberties[r, c] = min(3, len(sgfmill_group(ref, 9, r, c)[1]))
+    last = board.moves[-1][1] if board.moves else -1
+    moves = np.array([row * 9 + col, PN.point_index(int(last), 9), -1], np.int16)
+    return stones, liberties, moves
+
+
+def test_value_prior_gives_each_root_move_the_value_of_the_position_after_it(records):
+    """With ``value_prior`` W, each legal root move gets W virtual visits more than without,
+    ``W * (1 - v)`` of them won, ``v`` the net's chance that the opponent wins the position
+    after the move (built by sgfmill here, the komi the opponent's); none without the
+    setting or on a net without heads."""
+    from mcgo.search import Search
+    from mcgo.train.value_train import random_heads
+    base = PN.load(PN.SIZE_NETS[9][0])
+    heads = random_heads(base, seed=7)
+    heads["value_w2"] = heads["value_w2"] * 0.02     # the trunk's features are large: no saturation
+    net = PN.PolicyNet(dict(base.arrays, **heads), base.metadata)
+    record = next(r for r in records if len(r.moves) > 30 and not r.setups)
+    board = mcgo.Board(9, komi=7.0)
+    for colour, p in record.moves[:21]:
+        board.play(p, colour)
+    assert board.to_move == mcgo.WHITE
+    runs = {}
+    for name, n, settings in (("plain", net, {}), ("value", net, {"value_prior": 20.0}),
+                              ("no heads", base, {"value_prior": 20.0})):
+        result = Search(seed=1, policy="pattern", policy_prior=(n, 10.0),
+                        settings=settings).run(board, playouts=100)
+        runs[name] = {m.move: m for m in result.moves}
+    plain, value = runs["plain"], runs["value"]
+    moves = [p for p in value if p != mcgo.PASS and p in plain]
+    assert len(moves) > 20
+    compact = [_compact_by_sgfmill(board, p, mcgo.WHITE) for p in moves]
+    win, _, _ = net.values(PN.planes(*(np.stack(a) for a in zip(*compact))),
+                           np.full(len(moves), -7.0, np.float32))   # Black to move after
+    for p, w in zip(moves, win):
+        assert value[p].prior_visits - plain[p].prior_visits == pytest.approx(20.0)
+        assert value[p].prior_wins - plain[p].prior_wins == pytest.approx(20.0 * (1 - w), abs=1e-4)
+    assert value[mcgo.PASS].prior_visits == pytest.approx(plain[mcgo.PASS].prior_visits)
+    assert all(runs["no heads"][p].prior_visits == pytest.approx(plain[p].prior_visits)
+               for p in moves if p in runs["no heads"])
+    assert np.ptp(win) > 0.01                       # the moves' values differ
