@@ -1,0 +1,102 @@
+"""Who wins a held-out game, predicted from one of its positions (issue 74): the value net
+alone, the default search's win rate at N simulations, and a coin, side by side (accuracy,
+log loss, Brier score; the label: Black won). Positions at the given move numbers of the
+test-split games (mcgo.train.split, never trained on) that have a result (a count or a
+resignation; jigos, time losses and unreadable results are left out).
+
+    python benchmarks/value/outcome_prediction.py GAMES... --size 9 --moves 20,30,40 \
+        --net mcgo/models/weights/policy-net-9x9.npz --simulations 1000 --limit 300
+    python benchmarks/value/outcome_prediction.py ../shared/data/kgs-6d --size 19 --moves 60,100,140 ...
+
+``--net`` a policy net with value heads (``mcgo learn value-net``); ``--simulations 0``
+leaves the search out. Prints JSON, then a short table.
+"""
+
+import json
+import time
+
+import click
+import numpy as np
+
+from mcgo import BLACK, options
+from mcgo.config import SearchConfig
+from mcgo.models import policy_net as PN
+from mcgo.models.movemodel import open_model
+from mcgo.sgf import replay
+from mcgo.train.movemodel import read_records
+from mcgo.train.results import COUNT, RESIGN, parse_result
+from mcgo.train.split import game_key, split_of
+from mcgo.train.value_train import outcome_metrics
+
+
+def held_out_positions(paths, size, moves, split, limit):
+    """``(board, black won)`` at each of ``moves`` of the ``split`` games of ``size``."""
+    out, seen = [], set()
+    for record in read_records(paths):
+        if record.size != size or record.komi is None:
+            continue
+        key = game_key(record)
+        if key in seen or split_of(key) != split:
+            continue
+        seen.add(key)
+        winner, _, how = parse_result(record.result)
+        if how not in (COUNT, RESIGN) or winner is None:
+            continue
+        for n in moves:
+            if len(record.moves) > n:
+                try:
+                    out.append((replay(record, max_moves=n), winner == BLACK))
+                except Exception:            # a record the board refuses: its other positions stand
+                    break
+        if limit and len(out) >= limit:
+            break
+    return out[:limit] if limit else out
+
+
+@click.command()
+@click.argument("games", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--size", type=int, default=9, show_default=True)
+@click.option("--moves", default="20,30,40", show_default=True, help="Move numbers, commas.")
+@click.option("--net", "net_file", required=True, help="A policy net with value heads.")
+@click.option("--simulations", type=int, default=1000, show_default=True,
+              help="The default search's simulations (0: no search).")
+@click.option("--split", default="test", show_default=True)
+@click.option("--limit", type=int, default=300, show_default=True, help="Positions at most.")
+def main(games, size, moves, net_file, simulations, split, limit):
+    net = PN.load(net_file)
+    if not net.has_value or net.size != size:
+        raise click.UsageError(f"{net_file}: not a {size}x{size} net with value heads")
+    numbers = [int(m) for m in moves.split(",")]
+    positions = held_out_positions(games, size, numbers, split, limit)
+    if not positions:
+        raise click.UsageError("no held-out positions in GAMES")
+    label = np.array([1 if won else -1 for _, won in positions])
+    predicted = {"coin": np.full(len(positions), 0.5)}
+    started = time.perf_counter()
+    xs = [PN.planes(*PN.compact(b.pts, b.info)) for b, _ in positions]
+    komi = np.array([b.komi if b.to_move != BLACK else -b.komi for b, _ in positions], np.float32)
+    win, _, _ = net.values(np.stack(xs), komi)
+    black = np.array([b.to_move == BLACK for b, _ in positions])
+    predicted["value net"] = np.where(black, win, 1 - win)
+    net_seconds = (time.perf_counter() - started) / len(positions)
+    if simulations:
+        from mcgo.search import Search
+        search = Search(SearchConfig(model=open_model("auto"), policy_prior=(
+            PN.open_policy_net("default"), options.POLICY_PRIOR_VISITS)))
+        rates = []
+        for board, _ in positions:
+            r = search.run(board, playouts=simulations, early_stop=False).winrate
+            rates.append(r if board.to_move == BLACK else 1 - r)
+        predicted[f"search {simulations}"] = np.array(rates)
+    report = {"games": [str(g) for g in games], "size": size, "moves": numbers, "split": split,
+              "positions": len(positions), "net": net_file,
+              "net_ms_per_position": round(1000 * net_seconds, 3),
+              "results": {k: outcome_metrics(v, label) for k, v in predicted.items()}}
+    print(json.dumps(report, indent=1))
+    print(f"\n{'predictor':<16} {'accuracy':>9} {'log loss':>9} {'Brier':>7}")
+    for k, m in report["results"].items():
+        print(f"{k:<16} {m['accuracy']:9.3f} {m['log_loss']:9.3f} {m['brier']:7.3f}")
+
+
+if __name__ == "__main__":
+    main()
