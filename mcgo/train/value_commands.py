@@ -37,8 +37,10 @@ EVALUATED_POSITIONS = 20000
 @click.option("--stop-at", type=click.IntRange(1), default=None,
               help="Stop after this step; --checkpoint carries the run on next time.")
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--whole", is_flag=True,
+              help="Train the whole net (the policy's loss beside the heads'), not the heads alone.")
 def value_net_command(games, net_file, output, positions_file, checkpoint, size, rate, steps,
-                      batch_size, learning_rate, eval_every, stop_at, seed):
+                      batch_size, learning_rate, eval_every, stop_at, seed, whole):
     """Train the value, score and ownership heads on the trunk of a policy net, from the games
     of GAMES of one board size (SGF files, folders, .tar.gz and .zip archives), split by game;
     prints the validation and test outcome prediction (accuracy, log loss, Brier)."""
@@ -84,7 +86,7 @@ def value_net_command(games, net_file, output, positions_file, checkpoint, size,
     trained, history = train(net, arrays, steps=steps, batch_size=batch_size,
                              learning_rate=learning_rate, eval_every=eval_every,
                              validation_positions=EVALUATED_POSITIONS, seed=seed,
-                             checkpoint=checkpoint, stop_at=stop_at,
+                             checkpoint=checkpoint, stop_at=stop_at, whole=whole,
                              log=lambda line: click.echo(line, err=True))
     metrics = {}
     for split in ("validation", "test"):

@@ -29,6 +29,7 @@ from ..models.policy_net import (HEADS, KOMI_SCALE, NPLANES, SCORE_SCALE, VALUE_
 from .policy_net_train import _jax, device_batch, symmetry_tables
 
 SCORE_WEIGHT = 0.1
+POLICY_WEIGHT = 1.0
 OWNERSHIP_WEIGHT = 0.5
 CHUNK = 512
 
@@ -44,69 +45,105 @@ def random_heads(net, seed=0, hidden=VALUE_HIDDEN):
             "own_b": np.zeros((n, n))}
 
 
-def forward(trunk, heads, x, komi, layers):
-    """JAX: ``(win logit, score / SCORE_SCALE, owner)`` of planes ``x`` ``(B, N, N, F)``, the
-    same computation as :meth:`PolicyNet.values`."""
-    jax, jnp, _ = _jax()
+def features(trunk, x, layers):
+    """JAX: the trunk's last features ``(B, N, N, C)`` of planes ``x``."""
+    jax, _, _ = _jax()
     dims = ("NHWC", "HWIO", "NHWC")
     for i in range(layers - 1):
         x = jax.lax.conv_general_dilated(x, trunk[f"conv{i}_w"], (1, 1), "SAME",
                                          dimension_numbers=dims) + trunk[f"conv{i}_b"]
         x = jax.nn.relu(x)
-    pooled = jnp.concatenate([x.mean(axis=(1, 2)), x.max(axis=(1, 2)),
+    return x
+
+
+def value_heads(heads, f, komi):
+    """JAX: ``(win logit, score / SCORE_SCALE, owner)`` of trunk features ``f``."""
+    jax, jnp, _ = _jax()
+    pooled = jnp.concatenate([f.mean(axis=(1, 2)), f.max(axis=(1, 2)),
                               (komi / KOMI_SCALE)[:, None]], axis=1)
     hidden = jax.nn.relu(pooled @ heads["value_w1"] + heads["value_b1"])
     out = hidden @ heads["value_w2"] + heads["value_b2"]
-    owner = jax.lax.conv_general_dilated(x, heads["own_w"], (1, 1), "SAME",
-                                         dimension_numbers=dims)[..., 0] + heads["own_b"]
-    return out[:, 0], out[:, 1], jnp.tanh(owner)
+    owner = jax.lax.conv_general_dilated(f, heads["own_w"], (1, 1), "SAME",
+                                         dimension_numbers=("NHWC", "HWIO", "NHWC"))[..., 0]
+    return out[:, 0], out[:, 1], jnp.tanh(owner + heads["own_b"])
 
 
-def _losses(trunk, heads, batch, layers):
-    """Per-position ``(value, score, ownership)`` losses of a device batch."""
+def policy_head(params, f):
+    """JAX: the ``(B, N*N)`` move logits of trunk features ``f``."""
+    jax, _, _ = _jax()
+    x = jax.lax.conv_general_dilated(f, params["out_w"], (1, 1), "SAME",
+                                     dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    logits = x[..., 0] + params["out_b"]
+    return logits.reshape(x.shape[0], -1)
+
+
+def forward(trunk, heads, x, komi, layers):
+    """JAX: ``(win logit, score / SCORE_SCALE, owner)`` of planes ``x`` ``(B, N, N, F)``, the
+    same computation as :meth:`PolicyNet.values`."""
+    return value_heads(heads, features(trunk, x, layers), komi)
+
+
+def _losses(params, batch, layers):
+    """Per-position ``(value, score, ownership, policy)`` losses of a device batch (the
+    policy's cross-entropy where a move was played, 0 at a pass), and whether the policy's
+    first choice was the move."""
     jax, jnp, optax = _jax()
-    x, komi, outcome, score, owner, has_owner = batch
-    logit, s, o = forward(trunk, heads, x, komi, layers)
+    x, komi, outcome, score, owner, has_owner, target = batch
+    f = features(params, x, layers)
+    logit, s, o = value_heads(params, f, komi)
     value = optax.sigmoid_binary_cross_entropy(logit, (outcome + 1.0) / 2.0)
     counted = ~jnp.isnan(score)
     score_loss = jnp.where(counted, optax.huber_loss(s, jnp.where(counted, score, 0.0) / SCORE_SCALE), 0.0)
     own_loss = jnp.where(has_owner, jnp.mean((o - owner) ** 2, axis=(1, 2)), 0.0)
-    return value, score_loss, own_loss
+    played = target >= 0
+    policy = policy_head(params, f)
+    cross = optax.softmax_cross_entropy_with_integer_labels(policy, jnp.maximum(target, 0))
+    hit = played & (jnp.argmax(policy, axis=1) == target)
+    return value, score_loss, own_loss, jnp.where(played, cross, 0.0), hit, played
 
 
 def _device_positions(arrays, tables, pick, symmetries):
     """JAX: a batch of the positions ``pick`` turned by ``symmetries``: planes, komi,
-    outcome, score, ownership (turned too) and whether it is known."""
+    outcome, score, ownership (turned too), whether it is known, and the move played (turned;
+    -1 for a pass)."""
     _, jnp, _ = _jax()
     stones, liberties, moves = (arrays[a][pick] for a in ("stones", "liberties", "moves"))
     b, n = stones.shape[0], stones.shape[1]
-    x, _ = device_batch(tables, stones, liberties, moves, jnp.zeros(b, jnp.int32), symmetries)
+    played = arrays["targets"][pick].astype(jnp.int32)
+    x, target = device_batch(tables, stones, liberties, moves, jnp.maximum(played, 0), symmetries)
     source = tables[1][symmetries]
     owner = jnp.take_along_axis(arrays["ownership"][pick].reshape(b, n * n), source, axis=1)
     return (x, arrays["komi"][pick], arrays["outcome"][pick].astype(jnp.float32),
             arrays["score"][pick], owner.reshape(b, n, n).astype(jnp.float32),
-            arrays["has_ownership"][pick])
+            arrays["has_ownership"][pick], jnp.where(played >= 0, target, -1))
 
 
 def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_every=1000,
           validation_positions=20000, seed=0, checkpoint=None, stop_at=None, deadline=None,
-          log=None):
-    """The heads of ``net`` (a policy net, its trunk frozen) trained on ``arrays``
-    (:func:`.value_data.positions`); returns ``(net with heads, history)``."""
+          whole=False, policy_weight=POLICY_WEIGHT, log=None):
+    """The heads of ``net`` (a policy net) trained on ``arrays``
+    (:func:`.value_data.positions`); returns ``(net with heads, history)``. ``whole=False``:
+    the trunk and the policy stay as they are, the heads alone learn. ``whole=True``: the
+    whole net learns from the net's weights on, the policy's cross-entropy (weighed
+    ``policy_weight``) beside the heads' losses, so that the trunk learns what the value
+    needs while the policy keeps what it knew. The best weights by the validation log loss
+    of the value are the result."""
     jax, jnp, optax = _jax()
     train_set, valid = arrays["train"], arrays["validation"]
     if not len(train_set["outcome"]) or not len(valid["outcome"]):
         raise ValueError("no training or no validation positions")
     layers = net.layers
-    trunk = {k: jnp.asarray(v) for k, v in net.arrays.items() if k.startswith("conv")}
-    heads = {k: jnp.asarray(v, jnp.float32) for k, v in random_heads(net, seed).items()}
+    fixed = {} if whole else {k: jnp.asarray(v) for k, v in net.arrays.items()}
+    learned = {k: jnp.asarray(v, jnp.float32) for k, v in random_heads(net, seed).items()}
+    if whole:
+        learned.update({k: jnp.asarray(v, jnp.float32) for k, v in net.arrays.items()})
     optimiser = optax.adam(optax.cosine_decay_schedule(learning_rate, steps))
-    opt_state = optimiser.init(heads)
-    best, best_loss, start, history = dict(heads), float("inf"), 0, []
+    opt_state = optimiser.init(learned)
+    best, best_loss, start, history = dict(learned), float("inf"), 0, []
     if checkpoint is not None and pathlib.Path(checkpoint).is_file():
         with np.load(checkpoint, allow_pickle=False) as z:
-            heads = {k: jnp.asarray(z[f"param_{k}"]) for k in heads}
-            best = {k: jnp.asarray(z[f"best_{k}"]) for k in heads}
+            learned = {k: jnp.asarray(z[f"param_{k}"]) for k in learned}
+            best = {k: jnp.asarray(z[f"best_{k}"]) for k in learned}
             treedef = jax.tree_util.tree_structure(opt_state)
             count = len(jax.tree_util.tree_leaves(opt_state))
             opt_state = jax.tree_util.tree_unflatten(
@@ -116,12 +153,14 @@ def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_eve
         if log:
             log(f"resumed at step {start} (best validation log loss {best_loss:.4f})")
     tables = tuple(jnp.asarray(t) for t in symmetry_tables(net.size))
-    keys = ("stones", "liberties", "moves", "komi", "outcome", "score", "ownership", "has_ownership")
+    keys = ("stones", "liberties", "moves", "komi", "outcome", "score", "ownership",
+            "has_ownership", "targets")
     data = {a: jnp.asarray(train_set[a]) for a in keys}
+    pw = policy_weight if whole else 0.0
 
     def loss_fn(h, batch):
-        v, s, o = _losses(trunk, h, batch, layers)
-        return jnp.mean(v + SCORE_WEIGHT * s + OWNERSHIP_WEIGHT * o)
+        v, s, o, p, _, _ = _losses({**fixed, **h}, batch, layers)
+        return jnp.mean(v + SCORE_WEIGHT * s + OWNERSHIP_WEIGHT * o + pw * p)
 
     @jax.jit
     def step_fn(h, state, pick, symmetries):
@@ -136,14 +175,14 @@ def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_eve
     @jax.jit
     def valid_fn(h, pick):
         batch = _device_positions(vdata, tables, pick, jnp.zeros(pick.shape[0], jnp.int32))
-        v, s, o = _losses(trunk, h, batch, layers)
-        return jnp.sum(v), jnp.sum(s), jnp.sum(o)
+        v, s, o, p, hit, played = _losses({**fixed, **h}, batch, layers)
+        return jnp.stack([jnp.sum(v), jnp.sum(s), jnp.sum(o), jnp.sum(hit), jnp.sum(played)])
 
     def validation(h):
-        total = np.zeros(3)
+        total = np.zeros(5)
         for i in range(0, nv, CHUNK):
-            total += np.array([float(t) for t in valid_fn(h, jnp.arange(i, min(i + CHUNK, nv)))])
-        return total / nv
+            total += np.asarray(valid_fn(h, jnp.arange(i, min(i + CHUNK, nv))), np.float64)
+        return total[0] / nv, total[1] / nv, total[2] / nv, total[3] / max(total[4], 1)
 
     began, losses = time.monotonic(), []
     n_train = len(train_set["outcome"])
@@ -151,23 +190,24 @@ def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_eve
         rng = np.random.default_rng([seed, step])
         pick = rng.integers(0, n_train, batch_size)
         symmetries = rng.integers(0, SYMMETRIES, batch_size).astype(np.int32)
-        heads, opt_state, loss = step_fn(heads, opt_state, jnp.asarray(pick), jnp.asarray(symmetries))
+        learned, opt_state, loss = step_fn(learned, opt_state, jnp.asarray(pick),
+                                           jnp.asarray(symmetries))
         losses.append(loss)
         late = deadline is not None and time.monotonic() > deadline
         if (step + 1) % eval_every == 0 or step + 1 in (steps, stop_at) or late:
-            v, s, o = validation(heads)
+            v, sc, o, top1 = validation(learned)
             if v < best_loss:
-                best_loss, best = v, dict(heads)
+                best_loss, best = v, dict(learned)
             history.append(dict(step=step + 1, loss=float(jnp.mean(jnp.stack(losses))),
-                                validation_log_loss=float(v), validation_score_loss=float(s),
-                                validation_ownership_loss=float(o),
+                                validation_log_loss=float(v), validation_score_loss=float(sc),
+                                validation_ownership_loss=float(o), validation_top1=float(top1),
                                 seconds=round(time.monotonic() - began, 1)))
             losses = []
             if log:
                 log(f"step {step + 1}: loss {history[-1]['loss']:.4f}, validation log loss "
-                    f"{v:.4f}, score {s:.4f}, ownership {o:.4f}")
+                    f"{v:.4f}, score {sc:.4f}, ownership {o:.4f}, policy top-1 {top1:.4f}")
             if checkpoint is not None:
-                out = {f"param_{k}": np.asarray(x) for k, x in heads.items()}
+                out = {f"param_{k}": np.asarray(x) for k, x in learned.items()}
                 out.update({f"best_{k}": np.asarray(x) for k, x in best.items()})
                 out.update({f"opt_{i}": np.asarray(x)
                             for i, x in enumerate(jax.tree_util.tree_leaves(opt_state))})
@@ -181,7 +221,7 @@ def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_eve
                 break
     arrays_out = dict(net.arrays)
     arrays_out.update({k: np.asarray(v) for k, v in best.items()})
-    return PolicyNet(arrays_out, dict(net.metadata)), history
+    return PolicyNet(arrays_out, dict(net.metadata, value_whole=bool(whole))), history
 
 
 def predictions(net, split_arrays, limit=None):
