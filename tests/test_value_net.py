@@ -131,7 +131,6 @@ def test_training_learns_and_resumes(records, tmp_path):
     nobody = np.mean(part["ownership"][known].astype(float) ** 2)
     learned = np.mean((owner[known] - part["ownership"][known]) ** 2)
     assert learned < 0.9 * nobody, (learned, nobody)
-    assert history[-1]["validation_ownership_loss"] == pytest.approx(learned, rel=1e-3)
     heads, _ = train(net, arrays, steps=10, batch_size=32, eval_every=10)
     for name in net.arrays:                          # the trunk and the policy did not move
         assert np.array_equal(heads.arrays[name], net.arrays[name]), name
