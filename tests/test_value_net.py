@@ -200,3 +200,28 @@ def test_value_prior_gives_each_root_move_the_value_of_the_position_after_it(rec
     assert all(runs["no heads"][p].prior_visits == pytest.approx(plain[p].prior_visits)
                for p in moves if p in runs["no heads"])
     assert np.ptp(win) > 0.01                       # the moves' values differ
+
+
+def test_selfplay_games_end_as_gnugo_counts_them_and_resume(gnugo_command, tmp_path):
+    """Self-play games are played to two passes with the dead stones captured, so GNU Go
+    3.8's final_score of each agrees with its RE; a run started again plays only the games
+    missing, and a game is the same whichever run plays it (its own seed)."""
+    from mcgo.match.archive import match_games
+    from mcgo.train.selfplay import selfplay
+    assert selfplay(tmp_path / "a", 2, playouts=60, random_moves=4) == 2
+    assert selfplay(tmp_path / "a", 3, playouts=60, random_moves=4) == 1
+    assert selfplay(tmp_path / "b", 1, playouts=60, random_moves=4) == 1
+    games = dict(match_games(tmp_path / "a"))
+    assert len(games) == 3 and games[sorted(games)[0]] == dict(match_games(tmp_path / "b"))[sorted(games)[0]]
+    engine = GtpEngine(gnugo_command)
+    try:
+        for n, (name, data) in enumerate(sorted(games.items())):
+            record = read_game(data)
+            assert [p for _, p in record.moves[-2:]] == [mcgo.PASS, mcgo.PASS]
+            assert len({p for _, p in record.moves[:4]}) == 4
+            path = tmp_path / f"g{n}.sgf"
+            path.write_bytes(data)
+            engine.send(f"loadsgf {path}")
+            assert parse_result(engine.send("final_score")) == parse_result(record.result), name
+    finally:
+        engine.close()

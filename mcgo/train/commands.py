@@ -24,13 +24,13 @@ def register():
     from .patterns_command import patterns
     from .ownership_commands import ownership_command
     from .policy_net_commands import policy_net_command
-    from .value_commands import value_net_command
+    from .value_commands import selfplay_command, value_net_command
 
     for command in (extract_command, patterns, moves_command, evaluate_command,
                     ownership_command, cfg_command, cfg_games_command, ecfg_command,
                     evaluate_outcome_command, td_command, td_outcome_command, roundrobin_command,
                     corner_patterns_command, corner_command, policy_net_command,
-                    value_net_command):
+                    value_net_command, selfplay_command):
         learn.add_command(command)
 
 

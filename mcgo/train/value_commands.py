@@ -102,3 +102,29 @@ def value_net_command(games, net_file, output, positions_file, checkpoint, size,
         value_seed=seed)
     trained.save(output)
     click.echo(json.dumps({"output": str(output), **metrics}))
+
+
+@click.command("selfplay")
+@click.argument("out", type=click.Path(file_okay=False))
+@click.option("-n", "--games", type=click.IntRange(1), required=True,
+              help="Games in all: those missing from OUT's archive are played.")
+@click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True)
+@click.option("--komi", type=float, default=7.0, show_default=True)
+@click.option("--playouts", type=click.IntRange(1), default=300, show_default=True,
+              help="Simulations a move.")
+@click.option("--random-moves", type=click.IntRange(0), default=8, show_default=True,
+              help="The first moves of a game, drawn from the root's visits.")
+@click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Games played at once (processes).")
+@click.option("--seed", type=int, default=0, show_default=True)
+def selfplay_command(out, games, size, komi, playouts, random_moves, jobs, seed):
+    """Games of the default engine against itself, played to the end (nobody resigns, dead
+    stones are captured), written to OUT/games.zip as they end: the value net's data. A run
+    started again plays the games that are missing."""
+    from .provenance import git_commit
+    from .selfplay import selfplay
+    label = f"mcgo-{(git_commit() or 'unknown')[:7]}"
+    done = selfplay(out, games, size=size, komi=komi, playouts=playouts,
+                    random_moves=random_moves, jobs=jobs, seed=seed, label=label,
+                    log=lambda line: click.echo(line, err=True))
+    click.echo(json.dumps({"out": str(out), "played": done, "games": games}))
