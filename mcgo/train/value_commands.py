@@ -30,13 +30,18 @@ EVALUATED_POSITIONS = 20000
               help="Board size of the games used (the others are left out).")
 @click.option("--rate", type=Number(0, 1, min_open=True), default=0.25, show_default=True,
               help="Share of each game's positions taken (a repeatable sample).")
-@click.option("--steps", type=click.IntRange(1), default=20000, show_default=True)
-@click.option("--batch-size", type=click.IntRange(1), default=256, show_default=True)
-@click.option("--learning-rate", type=Number(0, min_open=True), default=1e-3, show_default=True)
-@click.option("--eval-every", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--steps", type=click.IntRange(1), default=20000, show_default=True,
+              help="Training steps in all (the learning rate decays over them).")
+@click.option("--batch-size", type=click.IntRange(1), default=256, show_default=True,
+              help="Positions a step.")
+@click.option("--learning-rate", type=Number(0, min_open=True), default=1e-3, show_default=True,
+              help="Adam's starting learning rate (a cosine decay to 0 over --steps).")
+@click.option("--eval-every", type=click.IntRange(1), default=1000, show_default=True,
+              help="Steps between validation measurements and checkpoints.")
 @click.option("--stop-at", type=click.IntRange(1), default=None,
               help="Stop after this step; --checkpoint carries the run on next time.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the heads' initial weights and the batches.")
 @click.option("--whole", is_flag=True,
               help="Train the whole net (the policy's loss beside the heads'), not the heads alone.")
 def value_net_command(games, net_file, output, positions_file, checkpoint, size, rate, steps,
@@ -108,15 +113,17 @@ def value_net_command(games, net_file, output, positions_file, checkpoint, size,
 @click.argument("out", type=click.Path(file_okay=False))
 @click.option("-n", "--games", type=click.IntRange(1), required=True,
               help="Games in all: those missing from OUT's archive are played.")
-@click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True)
-@click.option("--komi", type=float, default=7.0, show_default=True)
+@click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True,
+              help="Board size.")
+@click.option("--komi", type=float, default=7.0, show_default=True, help="Komi (area scoring).")
 @click.option("--playouts", type=click.IntRange(1), default=300, show_default=True,
               help="Simulations a move.")
 @click.option("--random-moves", type=click.IntRange(0), default=8, show_default=True,
               help="The first moves of a game, drawn from the root's visits.")
 @click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Games played at once (processes).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the games (game N plays from its own seed, derived from it).")
 def selfplay_command(out, games, size, komi, playouts, random_moves, jobs, seed):
     """Games of the default engine against itself, played to the end (nobody resigns, dead
     stones are captured), written to OUT/games.zip as they end: the value net's data. A run
