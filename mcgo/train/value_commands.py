@@ -24,6 +24,9 @@ EVALUATED_POSITIONS = 20000
 @click.option("--positions", "positions_file", type=OutputFile(), default=None,
               help="Where the positions are kept: read from it when it exists (GAMES are then "
                    "not read), else written there after reading GAMES.")
+@click.option("--more-positions", "more", type=click.Path(exists=True, dir_okay=False),
+              multiple=True,
+              help="Files of positions of earlier runs (of other games) to train on as well.")
 @click.option("--checkpoint", type=OutputFile(), default=None,
               help="A checkpoint written as training goes and started again from.")
 @click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True,
@@ -44,8 +47,8 @@ EVALUATED_POSITIONS = 20000
               help="Seed of the heads' initial weights and the batches.")
 @click.option("--whole", is_flag=True,
               help="Train the whole net (the policy's loss beside the heads'), not the heads alone.")
-def value_net_command(games, net_file, output, positions_file, checkpoint, size, rate, steps,
-                      batch_size, learning_rate, eval_every, stop_at, seed, whole):
+def value_net_command(games, net_file, output, positions_file, more, checkpoint, size, rate,
+                      steps, batch_size, learning_rate, eval_every, stop_at, seed, whole):
     """Train the value, score and ownership heads on the trunk of a policy net, from the games
     of GAMES of one board size (SGF files, folders, .tar.gz and .zip archives), split by game;
     prints the validation and test outcome prediction (accuracy, log loss, Brier)."""
@@ -64,7 +67,7 @@ def value_net_command(games, net_file, output, positions_file, checkpoint, size,
     require("train", "mcgo learn value-net")
     from .provenance import git_commit
     from .split import SPLIT_SALT
-    from .value_data import load_positions, read_positions, save_positions
+    from .value_data import load_positions, merge_positions, read_positions, save_positions
     from .value_train import outcome_metrics, predictions, train
 
     started = time.perf_counter()
@@ -84,6 +87,19 @@ def value_net_command(games, net_file, output, positions_file, checkpoint, size,
             click.echo(f"skipped {name}: {reason}", err=True)
         if positions_file:
             save_positions(positions_file, arrays, meta)
+    if more:
+        parts, metas = [arrays], [meta]
+        for path in more:
+            part, m = load_positions(path)
+            if int(part["train"]["stones"].shape[1]) != size:
+                raise click.UsageError(f"{path} holds positions of another board size")
+            parts.append(part)
+            metas.append(m)
+        arrays = merge_positions(parts)
+        meta = {"sources": sorted({str(x) for m in metas for x in m.get("sources", [])}),
+                "rate": meta.get("rate"), "size": size,
+                "games": {k: sum(m.get("games", {}).get(k, 0) for m in metas)
+                          for k in arrays}, "parts": len(metas)}
     sizes = {s: int(len(a["outcome"])) for s, a in arrays.items()}
     click.echo(f"positions {sizes} ({time.perf_counter() - started:.0f} s)", err=True)
     if not sizes["train"] or not sizes["validation"]:

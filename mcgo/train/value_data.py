@@ -159,6 +159,20 @@ def load_positions(path):
     return arrays, meta
 
 
+def merge_positions(parts):
+    """One ``{split: {array: ...}}`` of several, the games of each split numbered on."""
+    out = {}
+    for split in SPLITS:
+        offset, arrays = 0, {a: [] for a in ARRAYS}
+        for part in parts:
+            games = part[split]["games"]
+            for a in ARRAYS:
+                arrays[a].append(part[split][a] + (offset if a == "games" else 0))
+            offset += int(games.max()) + 1 if len(games) else 0
+        out[split] = {a: np.concatenate(v) for a, v in arrays.items()}
+    return out
+
+
 def _read_shard(job):
     paths, rate, shard, size, playouts = job
     skipped = []
