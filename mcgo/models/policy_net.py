@@ -74,6 +74,11 @@ def _layout(size):
     return points, index
 
 
+def row_major_points(size):
+    """The internal point of each row-major index (read-only), the nets' board order."""
+    return _layout(size)[0]
+
+
 def point_index(p, size):
     """Row-major index (0..N*N-1) of the internal point ``p``; -1 for a pass or none (-1)."""
     return -1 if p < 0 else int(_layout(size)[1][p])
@@ -302,5 +307,5 @@ def open_policy_net(choice):
 
 
 __all__ = ["FORMAT", "HEADS", "NPLANES", "PolicyNet", "PolicyNetError", "SHIPPED", "SIZE_NETS",
-           "VERSION", "VERSIONS", "compact", "is_policy_net_file", "load", "open_policy_net", "planes",
+           "VERSION", "VERSIONS", "compact", "row_major_points", "is_policy_net_file", "load", "open_policy_net", "planes",
            "point_index"]

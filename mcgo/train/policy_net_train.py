@@ -121,18 +121,26 @@ def read_positions(paths, rate=1.0, jobs=1, log=None, skipped=None, size=BOARD):
                 parts.append(part)
                 if log is not None:
                     log(f"{len(parts)} of {jobs} shares read")
+    arrays, games = concatenate([(part, counts) for part, counts, _ in parts], ARRAYS)
+    if skipped is not None:
+        for _, _, reasons in parts:
+            skipped.extend(reasons)
+    return arrays, games
+
+
+def concatenate(parts, names):
+    """``(arrays, games)``: the ``(arrays, games per split)`` of ``parts`` (each of
+    :func:`positions`' form, with the arrays ``names``) as one, each split's games numbered
+    on."""
     arrays, games = {}, {}
     for split in SPLITS:
-        offset, out = 0, {a: [] for a in ARRAYS}
-        for part, counts, _ in parts:
-            for a in ARRAYS:
+        offset, out = 0, {a: [] for a in names}
+        for part, counts in parts:
+            for a in names:
                 out[a].append(part[split][a] + (offset if a == "games" else 0))
             offset += counts[split]
         arrays[split] = {a: np.concatenate(v) for a, v in out.items()}
         games[split] = offset
-    if skipped is not None:
-        for _, _, reasons in parts:
-            skipped.extend(reasons)
     return arrays, games
 
 
@@ -149,11 +157,11 @@ def save_positions(path, arrays, metadata):
         np.savez_compressed(f, metadata=np.array(json.dumps(metadata, sort_keys=True)), **flat)
 
 
-def load_positions(path):
-    """``(arrays, metadata)`` of a file of :func:`save_positions`."""
+def load_positions(path, names=ARRAYS):
+    """``(arrays, metadata)`` of a file of :func:`save_positions` (its arrays ``names``)."""
     with np.load(path, allow_pickle=False) as z:
         meta = json.loads(str(z["metadata"]))
-        arrays = {s: {a: z[f"{s}_{a}"] for a in ARRAYS} for s in SPLITS}
+        arrays = {s: {a: z[f"{s}_{a}"] for a in names} for s in SPLITS}
     return arrays, meta
 
 
@@ -220,16 +228,38 @@ def device_batch(tables, stones, liberties, moves, targets, symmetries):
     return x.reshape(b, n, n, NPLANES), t
 
 
-def _checkpoint_arrays(params, opt_state, best, step, best_top1, history):
+def save_checkpoint(path, params, opt_state, best, step, best_metric, history,
+                    metric="best_top1"):
+    """Write a checkpoint (weights, optimiser state, the best weights, the step, the best
+    validation figure as ``metric``, the history) to ``path``, through a temporary file so a
+    run killed while writing keeps the last one."""
     jax, _, _ = _jax()
     leaves = jax.tree_util.tree_leaves(opt_state)
     out = {f"param_{k}": np.asarray(v) for k, v in params.items()}
     out.update({f"best_{k}": np.asarray(v) for k, v in best.items()})
     out.update({f"opt_{i}": np.asarray(v) for i, v in enumerate(leaves)})
     out["step"] = np.array(step)
-    out["best_top1"] = np.array(best_top1)
+    out[metric] = np.array(best_metric)
     out["history"] = np.array(json.dumps(history))
-    return out
+    tmp = pathlib.Path(str(path) + ".tmp")
+    with open(tmp, "wb") as f:
+        np.savez(f, **out)
+    tmp.replace(path)
+
+
+def load_checkpoint(path, params, opt_state, metric="best_top1"):
+    """``(params, opt_state, best, step, best_metric, history)`` of a checkpoint of
+    :func:`save_checkpoint`, shaped as ``params`` and ``opt_state``."""
+    jax, jnp, _ = _jax()
+    with np.load(path, allow_pickle=False) as z:
+        loaded = {k: jnp.asarray(z[f"param_{k}"]) for k in params}
+        best = {k: jnp.asarray(z[f"best_{k}"]) for k in params}
+        treedef = jax.tree_util.tree_structure(opt_state)
+        count = len(jax.tree_util.tree_leaves(opt_state))
+        opt_state = jax.tree_util.tree_unflatten(
+            treedef, [jnp.asarray(z[f"opt_{i}"]) for i in range(count)])
+        return (loaded, opt_state, best, int(z["step"]), float(z[metric]),
+                json.loads(str(z["history"])))
 
 
 def train(arrays, layers=6, channels=32, steps=20000, batch_size=128, learning_rate=1e-3,
@@ -254,15 +284,8 @@ def train(arrays, layers=6, channels=32, steps=20000, batch_size=128, learning_r
     best = dict(params)
     best_top1, start, history = -1.0, 0, []
     if checkpoint is not None and pathlib.Path(checkpoint).is_file():
-        with np.load(checkpoint, allow_pickle=False) as z:
-            params = {k: jnp.asarray(z[f"param_{k}"]) for k in params}
-            best = {k: jnp.asarray(z[f"best_{k}"]) for k in params}
-            treedef = jax.tree_util.tree_structure(opt_state)
-            count = len(jax.tree_util.tree_leaves(opt_state))
-            opt_state = jax.tree_util.tree_unflatten(
-                treedef, [jnp.asarray(z[f"opt_{i}"]) for i in range(count)])
-            start, best_top1 = int(z["step"]), float(z["best_top1"])
-            history = json.loads(str(z["history"]))
+        params, opt_state, best, start, best_top1, history = load_checkpoint(
+            checkpoint, params, opt_state)
         if log:
             log(f"resumed at step {start} (best validation top-1 {best_top1:.4f})")
 
@@ -317,11 +340,7 @@ def train(arrays, layers=6, channels=32, steps=20000, batch_size=128, learning_r
             if log:
                 log(f"step {step + 1}: loss {history[-1]['loss']:.3f}, validation top-1 {v:.4f}")
             if checkpoint is not None:
-                tmp = pathlib.Path(str(checkpoint) + ".tmp")
-                with open(tmp, "wb") as f:
-                    np.savez(f, **_checkpoint_arrays(params, opt_state, best, step + 1,
-                                                     best_top1, history))
-                tmp.replace(checkpoint)
+                save_checkpoint(checkpoint, params, opt_state, best, step + 1, best_top1, history)
             if late:
                 break
     net = PolicyNet({k: np.asarray(v) for k, v in best.items()},

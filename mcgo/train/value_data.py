@@ -28,10 +28,12 @@ import numpy as np
 
 from ..board import BLACK, WHITE
 from ..judge.status import estimate
-from ..models.policy_net import _layout, compact, point_index
+from ..models.policy_net import compact, point_index, row_major_points
 from ..sgf import replay
 from ..sgf.replay import ReplayError
+from . import policy_net_train
 from .movemodel import game_states, read_records, sampled
+from .policy_net_train import concatenate, save_positions
 from .results import COUNT, RESIGN, parse_result
 from .split import SPLITS, game_key, split_of
 
@@ -79,7 +81,7 @@ def final_ownership(board, playouts=OWNERSHIP_PLAYOUTS, seed=0):
     cleaned = board.copy()
     if verdict.dead:
         cleaned.setup(empty=verdict.dead)
-    owner = cleaned.owner()[_layout(board.size)[0]]
+    owner = cleaned.owner()[row_major_points(board.size)]
     black = np.where(owner == BLACK, 1, np.where(owner == WHITE, -1, 0)).astype(np.int8)
     return black.reshape(board.size, board.size), int(black.sum())
 
@@ -142,35 +144,16 @@ def positions(records, rate=0.25, size=9, skipped=None, log=None, playouts=OWNER
     return arrays, games
 
 
-def save_positions(path, arrays, metadata):
-    """Write ``arrays`` (``{split: {array: ...}}``) and ``metadata`` to one ``.npz``."""
-    import json
-    flat = {f"{s}_{a}": v for s, d in arrays.items() for a, v in d.items()}
-    with open(path, "wb") as f:
-        np.savez_compressed(f, metadata=np.array(json.dumps(metadata, sort_keys=True)), **flat)
-
-
 def load_positions(path):
     """``(arrays, metadata)`` of a file of :func:`save_positions`."""
-    import json
-    with np.load(path, allow_pickle=False) as z:
-        meta = json.loads(str(z["metadata"]))
-        arrays = {s: {a: z[f"{s}_{a}"] for a in ARRAYS} for s in SPLITS}
-    return arrays, meta
+    return policy_net_train.load_positions(path, ARRAYS)
 
 
 def merge_positions(parts):
     """One ``{split: {array: ...}}`` of several, the games of each split numbered on."""
-    out = {}
-    for split in SPLITS:
-        offset, arrays = 0, {a: [] for a in ARRAYS}
-        for part in parts:
-            games = part[split]["games"]
-            for a in ARRAYS:
-                arrays[a].append(part[split][a] + (offset if a == "games" else 0))
-            offset += int(games.max()) + 1 if len(games) else 0
-        out[split] = {a: np.concatenate(v) for a, v in arrays.items()}
-    return out
+    return concatenate([(part, {split: int(part[split]["games"].max()) + 1
+                                if len(part[split]["games"]) else 0 for split in SPLITS})
+                        for part in parts], ARRAYS)[0]
 
 
 def _read_shard(job):
@@ -197,15 +180,7 @@ def read_positions(paths, rate=0.25, jobs=1, size=9, skipped=None, log=None,
                 parts.append(part)
                 if log is not None:
                     log(f"{len(parts)} of {jobs} shares read")
-    arrays, games = {}, {}
-    for split in SPLITS:
-        offset, out = 0, {a: [] for a in ARRAYS}
-        for part, counts, _ in parts:
-            for a in ARRAYS:
-                out[a].append(part[split][a] + (offset if a == "games" else 0))
-            offset += counts[split]
-        arrays[split] = {a: np.concatenate(v) for a, v in out.items()}
-        games[split] = offset
+    arrays, games = concatenate([(part, counts) for part, counts, _ in parts], ARRAYS)
     if skipped is not None:
         for _, _, reasons in parts:
             skipped.extend(reasons)

@@ -17,7 +17,6 @@ heads by the validation log loss; a killed run starts again where it stopped.
 Play needs none of this: :func:`train` returns a :class:`PolicyNet` with the heads.
 """
 
-import json
 import pathlib
 import time
 
@@ -26,7 +25,7 @@ import numpy as np
 from ..board.symmetry import SYMMETRIES
 from ..models.policy_net import (HEADS, KOMI_SCALE, NPLANES, SCORE_SCALE, VALUE_HIDDEN, PolicyNet,
                                  planes)
-from .policy_net_train import _jax, device_batch, symmetry_tables
+from .policy_net_train import _jax, device_batch, load_checkpoint, save_checkpoint, symmetry_tables
 
 SCORE_WEIGHT = 0.1
 POLICY_WEIGHT = 1.0
@@ -141,15 +140,8 @@ def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_eve
     opt_state = optimiser.init(learned)
     best, best_loss, start, history = dict(learned), float("inf"), 0, []
     if checkpoint is not None and pathlib.Path(checkpoint).is_file():
-        with np.load(checkpoint, allow_pickle=False) as z:
-            learned = {k: jnp.asarray(z[f"param_{k}"]) for k in learned}
-            best = {k: jnp.asarray(z[f"best_{k}"]) for k in learned}
-            treedef = jax.tree_util.tree_structure(opt_state)
-            count = len(jax.tree_util.tree_leaves(opt_state))
-            opt_state = jax.tree_util.tree_unflatten(
-                treedef, [jnp.asarray(z[f"opt_{i}"]) for i in range(count)])
-            start, best_loss = int(z["step"]), float(z["best_loss"])
-            history = json.loads(str(z["history"]))
+        learned, opt_state, best, start, best_loss, history = load_checkpoint(
+            checkpoint, learned, opt_state, "best_loss")
         if log:
             log(f"resumed at step {start} (best validation log loss {best_loss:.4f})")
     tables = tuple(jnp.asarray(t) for t in symmetry_tables(net.size))
@@ -207,16 +199,8 @@ def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_eve
                 log(f"step {step + 1}: loss {history[-1]['loss']:.4f}, validation log loss "
                     f"{v:.4f}, score {sc:.4f}, ownership {o:.4f}, policy top-1 {top1:.4f}")
             if checkpoint is not None:
-                out = {f"param_{k}": np.asarray(x) for k, x in learned.items()}
-                out.update({f"best_{k}": np.asarray(x) for k, x in best.items()})
-                out.update({f"opt_{i}": np.asarray(x)
-                            for i, x in enumerate(jax.tree_util.tree_leaves(opt_state))})
-                out.update(step=np.array(step + 1), best_loss=np.array(best_loss),
-                           history=np.array(json.dumps(history)))
-                tmp = pathlib.Path(str(checkpoint) + ".tmp")
-                with open(tmp, "wb") as f:
-                    np.savez(f, **out)
-                tmp.replace(checkpoint)
+                save_checkpoint(checkpoint, learned, opt_state, best, step + 1, best_loss,
+                                history, "best_loss")
             if late:
                 break
     arrays_out = dict(net.arrays)
