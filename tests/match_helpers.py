@@ -67,7 +67,8 @@ def cli_args(out, games, *extra):
 
 
 def quick_settings():
-    return MatchSettings(5, 7.5, move_cap=10)
+    # The fakes answer at once: a short move limit keeps a lost Ray task's bound short too.
+    return MatchSettings(5, 7.5, move_cap=10, move_timeout=10)
 
 
 def quick_match(out, commands, games, **options):

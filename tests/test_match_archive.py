@@ -191,6 +191,20 @@ def test_ray_game_whose_worker_dies_twice_stays_pending(tmp_path, ray_runtime):
     assert resumed.pending_games() == [0]
 
 
+def test_ray_task_past_a_games_longest_time_is_cancelled_and_stays_pending(tmp_path, ray_runtime,
+                                                                           monkeypatch):
+    """A task that neither returns nor fails (a worker lost without Ray noticing: the hang
+    CI once met) fails the match's wait once a healthy game could not take longer, instead
+    of holding the match for ever. Here the bound is made shorter than a slow game."""
+    from mcgo.match.settings import MatchSettings
+    monkeypatch.setattr(MatchSettings, "game_timeout", lambda self: 1.0)
+    slow = fake("--delay", "0.5")      # ten moves: five seconds
+    match, doc, log = quick_match(tmp_path / "match", [slow, slow], 1, ray="auto")
+    assert doc["games"] == [] and match.pending_games() == [0]
+    assert sum("game 0: its task failed (no result within 1 s" in line for line in log) == 1, log
+    assert any(line.startswith("game 0 not recorded (it stays pending for --resume)") for line in log)
+
+
 def test_ray_missing_is_a_one_line_error_before_any_game(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails
     out = tmp_path / "match"

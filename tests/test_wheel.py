@@ -121,3 +121,38 @@ def test_the_wheel_runs_from_package_data(installed, tmp_path, goban_games_dir):
     game = run([str(installed / "mcgo"), "play", "--size", "9", "--playouts", "20"],
                cwd=tmp_path, input="E5\nquit\n", env=env).stdout
     assert "mcgo plays" in game, game
+
+
+def _texts(value):
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item)
+    elif isinstance(value, str):
+        yield value
+
+
+def test_the_shipped_weights_metadata_holds_no_path_of_a_machine():
+    """Every JSON header of the package's weight files (metadata, header): no string in it
+    is an absolute path, nor starts with one ("train games of /home/..." included)."""
+    import json
+    import re
+    import numpy as np
+    import mcgo
+    files = sorted(pathlib.Path(mcgo.__file__).parent.rglob("*.npz"))
+    assert len(files) >= 10
+    absolute = re.compile(r"(^|\s)(/[\w.-]+){2,}|[A-Za-z]:\\")
+    for path in files:
+        with np.load(path) as arrays:
+            for key in arrays.files:
+                array = arrays[key]
+                if array.dtype != np.uint8 or array.ndim != 1:
+                    continue
+                try:
+                    header = json.loads(array.tobytes().decode("utf-8"))
+                except (UnicodeDecodeError, ValueError):
+                    continue
+                for text in _texts(header):
+                    assert not absolute.search(text), f"{path.name} {key}: {text[:120]}"

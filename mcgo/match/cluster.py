@@ -20,6 +20,7 @@ authentication (Ray's default in recent releases) takes a ``HOST:PORT`` connecti
 """
 
 import socket
+import time
 
 import click
 
@@ -101,31 +102,47 @@ def run_on_ray(match, pending, address, play, stop=None):
     ray, started = connect(address)
     task = ray.remote(num_cpus=1, max_retries=0)(play)
     setup = ray.put(match.setup)
-    attempts, running = {}, {}
+    attempts, running, started_at = {}, {}, {}
     waiting = list(pending)
     window = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    # A task that neither returns nor fails (a worker lost without Ray noticing) would hold
+    # the match for ever: past a healthy game's longest time it counts as failed.
+    limit = match.settings.game_timeout()
 
     def submit(game_id):
         attempts[game_id] = attempts.get(game_id, 0) + 1
-        running[task.remote(setup, game_id)] = game_id
+        ref = task.remote(setup, game_id)
+        running[ref], started_at[ref] = game_id, time.monotonic()
 
     def top_up():
         while waiting and len(running) < window and not (stop and stop()):
             submit(waiting.pop(0))
 
+    def failed(game_id, why):
+        if attempts[game_id] <= RETRIES:
+            match.log(f"game {game_id}: its task failed ({why}); trying again")
+            submit(game_id)
+        else:
+            match.not_played(game_id, f"its task failed {attempts[game_id]} times: {why}")
+
     try:
         top_up()
         while running:
-            (ref,), _ = ray.wait(list(running), num_returns=1)
+            oldest = min(started_at[ref] for ref in running)
+            wait = max(0.0, oldest + limit - time.monotonic())
+            ready, _ = ray.wait(list(running), num_returns=1, timeout=wait)
+            if not ready:
+                for ref in [r for r in running if time.monotonic() - started_at[r] >= limit]:
+                    ray.cancel(ref, force=True)
+                    game_id = running.pop(ref)
+                    failed(game_id, f"no result within {limit:g} s, the longest a game may take")
+                continue
+            (ref,) = ready
             game_id = running.pop(ref)
             try:
                 record, sgf_bytes = ray.get(ref)
             except ray.exceptions.RayError as exc:
-                if attempts[game_id] <= RETRIES:
-                    match.log(f"game {game_id}: its task failed ({first_line(exc)}); trying again")
-                    submit(game_id)
-                else:
-                    match.not_played(game_id, f"its task failed {attempts[game_id]} times: {exc}")
+                failed(game_id, exc if attempts[game_id] > RETRIES else first_line(exc))
                 continue
             match.save(record, sgf_bytes)
             top_up()

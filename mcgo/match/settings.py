@@ -35,6 +35,7 @@ DEFAULT_MOVE_TIMEOUT = 120.0       # genmove limit when no time control is given
 TIMEOUT_MARGIN = 10.0              # slack over the time control before a move counts as a hang
 MOVE_TIMEOUT_FACTOR = 3.0          # per-move time control: allow this many times the budget
 MOVE_CAP_PER_POINT = 3             # a game is stopped and scored after 3 x size^2 moves
+START_MARGIN = 120.0               # a worker that starts the engines of its first game
 
 
 def recorded_command(command):
@@ -110,3 +111,17 @@ class MatchSettings:
         if self.game_time is not None:
             return max(time_left, 0.0) + TIMEOUT_MARGIN
         return DEFAULT_MOVE_TIMEOUT
+
+    def game_timeout(self):
+        """How long a whole game may take before its worker counts as lost: every move at
+        its limit, the engines' setup and the count. A bound for a game run out of sight
+        (a Ray task), where the engines' own timeouts cannot be seen from the driver.
+
+        >>> MatchSettings(9, 7, move_time=1, move_cap=10).game_timeout()
+        490.0
+        """
+        if self.game_time is not None:
+            moves = 2 * self.game_time + self.move_cap * TIMEOUT_MARGIN
+        else:
+            moves = self.move_cap * self.genmove_timeout(None)
+        return START_MARGIN + 2 * SETUP_TIMEOUT + moves + SCORE_TIMEOUT

@@ -41,7 +41,8 @@ def _propensity(path, dataset):
         except (SeedStatsError, FileNotFoundError) as e:
             raise click.BadParameter(str(e), param_hint="--propensity") from None
         return stats
-    stats = SeedStats(dataset.size, metadata={"source": f"train games of {dataset.path}"})
+    from .provenance import data_name
+    stats = SeedStats(dataset.size, metadata={"source": f"train games of {data_name(dataset.path)}"})
     for game in dataset.games("train"):
         if game.setups:
             continue                      # a set-up mid-game: the statistics replay moves only
@@ -131,10 +132,11 @@ def ownership_command(dataset, output, propensity, radius, per_game, epochs, bat
                              patience=patience, progress=progress)
     stats_name = out.stem + "-propensity.npz"
     stats.save(out.parent / stats_name)
-    from .provenance import git_commit
+    from .provenance import data_name, git_commit
     from ..models.ownership.model import OwnershipModel
     metadata = {
-        "data": str(pathlib.Path(dataset).resolve()), "dataset": ds.meta.get("sources"),
+        "data": data_name(pathlib.Path(dataset).resolve()),
+        "dataset": [data_name(source) for source in ds.meta.get("sources") or []],
         "dataset_games": len(ds), "split": ds.meta.get("split"), "board_size": ds.size,
         "train_positions": int(len(x)), "validation_positions": int(len(vx)),
         "positions_per_game": per_game, "target_w": weight, "target_k": ahead,

@@ -28,3 +28,13 @@ def git_commit(mark_dirty=False):
         return commit
     except (OSError, subprocess.SubprocessError):
         return None
+
+
+def data_name(path):
+    """The name a trained file's metadata gives its data: the folder's or file's own name,
+    not where this machine keeps it (a shipped file holds no path of the machine that made it).
+
+    >>> data_name("/home/someone/runs/own9/")
+    'own9'
+    """
+    return pathlib.PurePath(str(path)).name
