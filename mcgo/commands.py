@@ -9,6 +9,7 @@ import click
 
 from . import options
 from .clitypes import Number, OutputFile
+from .frontoptions import engine_options, given, recipe_of
 
 # ``mcgo bench`` measures the policies that play (``auto`` only picks one of them), or all.
 BENCH_POLICIES = [name for name in options.PLAYOUT_POLICIES if name != "auto"]
@@ -182,8 +183,9 @@ def ownership_picture(game, move_number, output, net, playouts):
                    "grown by 2].")
 @click.option("--with", "method", type=click.Choice(options.SOLVE_METHODS), default="search",
               show_default=True, help="Solve by the search, or by seed 000's move scorer.")
-@click.option("--playouts", type=click.IntRange(1), default=options.SOLVE_PLAYOUTS,
-              show_default=True, help="Simulations of the search.")
+@click.option("--simulations", "--playouts", "playouts", type=click.IntRange(1),
+              default=options.SOLVE_PLAYOUTS, show_default=True,
+              help="Simulations of the search (--playouts: its older name).")
 @click.option("--scorer", default="cfg", show_default=True, metavar="cfg|FILE",
               help="The move scorer of --with cfg: the shipped one or a file of mcgo learn cfg.")
 @click.option("--prior", type=click.FloatRange(0), default=options.SOLVE_SCORER_PRIOR, show_default=True,
@@ -279,9 +281,7 @@ def review_games(paths):
               help="Folder of the reviewed games (NAME.sgf for each, the searched positions "
                    "under .positions/; a rerun goes on from them).")
 @click.option("--visits", type=click.IntRange(1), default=None,
-              help="Simulations a position [default: 1000 when --seconds is not given].")
-@click.option("--seconds", type=Number(0, min_open=True), default=None,
-              help="Seconds of search a position, instead of --visits.")
+              hidden=True, help="The same as --simulations (its older name here).")
 @click.option("--moves", "moves", callback=moves_range, default=None, metavar="A-B",
               help="Review moves A to B only (A-, -B and N too) [default: every move].")
 @click.option("--mistake", type=Number(0, 100), default=10.0, show_default=True,
@@ -301,22 +301,24 @@ def review_games(paths):
                    "diagrams, a table by move (several games: FILE-NAME.html each).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print every game's numbers as JSON on stdout.")
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Threads of each search.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed the positions' searches draw their seeds from.")
-@click.option("--model", "model_file", default="auto", show_default=True,
-              metavar="FILE|default|auto|none", help="Learned move model, as mcgo gtp --model.")
-def review(games, out, visits, seconds, moves, mistake, jobs, ray_address, plot, html_path,
-           as_json, threads, seed, model_file):
+@engine_options("review")
+def review(games, out, visits, moves, mistake, jobs, ray_address, plot, html_path, as_json,
+           **values):
     """Review GAME.sgf...: search every position, and write each game to OUT with its win
-    rate and score (Sabaki's SBKV and SBKS), each move's loss and the better line."""
+    rate and score (Sabaki's SBKV and SBKS), each move's loss and the better line. The
+    engine is mcgo gtp's, with its options (--seed: the one the positions' seeds are drawn
+    from); each position gets --simulations [default: 1000] or --seconds."""
     import pathlib
 
     from .apps.review import ReviewSettings
 
-    if visits is not None and seconds is not None:
-        raise click.UsageError("give --visits or --seconds, not both")
+    if visits is not None and given("playouts"):
+        raise click.UsageError("give --simulations or --visits (its older name), not both")
+    recipe, _ = recipe_of("review", values)
+    playouts = recipe.playouts or visits
+    seconds = recipe.seconds
+    if playouts is not None and seconds is not None:
+        raise click.UsageError("give --simulations or --seconds, not both")
     if ray_address is not None and jobs > 1:
         raise click.UsageError("give --jobs or --ray, not both (Ray runs a task a CPU)")
     if pathlib.Path(out).is_file():
@@ -341,9 +343,8 @@ def review(games, out, visits, seconds, moves, mistake, jobs, ray_address, plot,
         click.echo(message, err=True)
     if not games_found:
         raise click.UsageError("no game to review among the files given")
-    _check_model(model_file)
-    settings = ReviewSettings(visits=visits, seconds=seconds, seed=seed, threads=threads,
-                              model=model_file)
+    settings = ReviewSettings(visits=playouts, seconds=seconds,
+                              recipe=recipe.replace(playouts=None, seconds=None))
     several = len(games_found) > 1
     threshold = mistake / 100.0
 
@@ -374,17 +375,6 @@ def review(games, out, visits, seconds, moves, mistake, jobs, ray_address, plot,
             click.echo(_review_line(game, out, threshold))
     if any(g.failed for g in done):
         sys.exit(1)
-
-
-def _check_model(choice):
-    """A move model named by file must load (one line, exit 2), before any search."""
-    if choice in ("auto", "default", "none"):
-        return
-    from .models.movemodel import ModelError, open_model
-    try:
-        open_model(choice)
-    except ModelError as e:
-        raise click.BadParameter(str(e), param_hint="--model") from None
 
 
 def _review_line(game, out, threshold):

@@ -7,9 +7,11 @@ advice, and builds the :class:`mcgo.gtp.engine.Engine`. Both are frozen: a chang
 configuration (:meth:`SearchConfig.replace`), checked as the first was. Plain Python, no
 Numba (the loaded models they may hold are whatever the caller loaded).
 
->>> config = EngineConfig(size=9, playouts=500, settings={"rave_equiv": "300"})
+>>> config = EngineConfig.of(size=9, playouts=500, settings={"rave_equiv": "300"})
 >>> config.search.settings["rave_equiv"], config.search.threads
 (300.0, 1)
+>>> config.replace(seed=5, komi=6.5).search.seed
+5
 >>> EngineConfig(size=1)
 Traceback (most recent call last):
 ...
@@ -113,17 +115,24 @@ class SearchConfig:
         return cls(settings=settings, **fields)
 
 
+SEARCH_FIELDS = tuple(f.name for f in dataclasses.fields(SearchConfig))
+
+
 @dataclass(frozen=True)
 class EngineConfig:
     """What an engine is built from: the game it starts with (``size``, ``komi``,
     ``rules``), the limits of a move (``playouts``, ``seconds``; neither: 1 s), resigning,
-    pondering, the search (:attr:`search`), the end-of-game judge (``ownership_net``:
-    seed 003's network for the chains the playouts leave unsure; ``corner_net``: seed 004's
-    corner net; ``status_search``: simulations of a judging search, 0: playouts) and the
-    advice (``opening_advisor``: the case base; ``move_scorer`` with ``cfg_prior``: seed
-    000's scorer as a root bonus; ``move_player``: a player that chooses without search;
-    ``playout_player``: the playout policy chooses, as Fuego's ``search_mode
-    playout_policy``)."""
+    pondering, the search (:attr:`search`, a :class:`SearchConfig`), the end-of-game judge
+    (``ownership_net``: seed 003's network for the chains the playouts leave unsure;
+    ``corner_net``: seed 004's corner net; ``status_search``: simulations of a judging
+    search, 0: playouts) and the advice (``opening_advisor``: the case base; ``move_scorer``
+    with ``cfg_prior``: seed 000's scorer as a root bonus; ``move_player``: a player that
+    chooses without search; ``playout_player``: the playout policy chooses, as Fuego's
+    ``search_mode playout_policy``).
+
+    :meth:`of` takes the search's fields beside the engine's (``EngineConfig.of(size=9,
+    seed=1)``), :meth:`replace` changes either kind: the search's configuration is held,
+    not copied."""
     size: int = options.DEFAULT_GTP_SIZE
     komi: float = options.DEFAULT_KOMI
     rules: str = options.DEFAULT_RULES
@@ -131,17 +140,7 @@ class EngineConfig:
     seconds: Optional[float] = None
     resign: float = options.DEFAULT_RESIGN
     ponder: bool = False
-    preset: str = options.DEFAULT_PRESET
-    policy: str = options.DEFAULT_POLICY
-    threads: int = 1
-    parallel: str = options.DEFAULT_PARALLEL
-    seed: int = 0
-    max_memory_mb: float = options.DEFAULT_MEMORY_MB
-    settings: Mapping[str, float] = field(default_factory=dict)
-    model: Any = None
-    ownership_prior: Optional[tuple] = None
-    evaluator_prior: Optional[tuple] = None
-    policy_prior: Optional[tuple] = None
+    search: SearchConfig = field(default_factory=SearchConfig)
     ownership_net: Any = None
     corner_net: Any = None
     status_search: int = 0
@@ -169,22 +168,25 @@ class EngineConfig:
             raise ValueError(f"cfg_prior {self.cfg_prior}: must be at least 0")
         if self.cfg_prior and self.move_scorer is None:
             raise ValueError("cfg_prior needs a move scorer")
-        object.__setattr__(self, "seed", options.normalize_seed(self.seed))
-        object.__setattr__(self, "settings", _frozen_settings(self.settings))
-        self.search     # its checks
+        if not isinstance(self.search, SearchConfig):
+            raise ValueError(f"search: give a SearchConfig, not {self.search!r}")
 
-    @property
-    def search(self):
-        """The :class:`SearchConfig` of the engine's search."""
-        return SearchConfig(preset=self.preset, policy=self.policy, threads=self.threads,
-                            seed=self.seed, max_memory_mb=self.max_memory_mb,
-                            parallel=self.parallel, model=self.model, settings=self.settings,
-                            ownership_prior=self.ownership_prior,
-                            evaluator_prior=self.evaluator_prior,
-                            policy_prior=self.policy_prior)
+    @classmethod
+    def of(cls, **fields):
+        """A configuration of the engine's fields and the search's (a named setting may be
+        given by its name, as :meth:`SearchConfig.of` takes it)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        search = {k: fields.pop(k) for k in list(fields) if k not in names}
+        if search:
+            if "search" in fields:
+                raise ValueError("give the search's configuration or its fields, not both")
+            fields["search"] = SearchConfig.of(**search)
+        return cls(**fields)
 
     def replace(self, **changes):
-        """A copy with ``changes``, as :meth:`SearchConfig.replace`."""
-        if "settings" in changes:
-            changes["settings"] = {**self.settings, **changes["settings"]}
+        """A copy with ``changes``, the engine's fields or the search's (its ``settings``
+        are added to the current ones), checked again."""
+        search = {k: changes.pop(k) for k in list(changes) if k in SEARCH_FIELDS}
+        if search:
+            changes["search"] = self.search.replace(**search)
         return dataclasses.replace(self, **changes)

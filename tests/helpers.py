@@ -62,7 +62,7 @@ class Session:
         """``options``: the fields of the engine's :class:`mcgo.config.EngineConfig`."""
         self.out = io.StringIO()
         options.setdefault("playouts", SESSION_PLAYOUTS)
-        self.engine = Engine(EngineConfig(**options), out=self.out, verbose=verbose)
+        self.engine = Engine(EngineConfig.of(**options), out=self.out, verbose=verbose)
 
     def raw(self, line):
         start = self.out.tell()

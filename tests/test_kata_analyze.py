@@ -145,7 +145,7 @@ def analyze(engine, out, command, lines=2, timeout=60.0):
 
 def engine_on(rows=None, size=9, komi=7.0, **options):
     out = io.StringIO()
-    engine = Engine(EngineConfig(size=size, komi=komi, seed=1, **options), out=out,
+    engine = Engine(EngineConfig.of(size=size, komi=komi, seed=1, **options), out=out,
                     verbose=False)
     if rows:
         session = _Sender(engine, out)

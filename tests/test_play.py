@@ -88,7 +88,7 @@ def stones(board):
 
 
 def new_engine(rows=None, to_move=mcgo.BLACK, komi=7.0, playouts=int(PLAYOUTS)):
-    engine = Engine(EngineConfig(size=SIZE, komi=komi, playouts=playouts, seed=1),
+    engine = Engine(EngineConfig.of(size=SIZE, komi=komi, playouts=playouts, seed=1),
                     verbose=False, out=io.StringIO())
     if rows:
         placed = list(stones_of_rows(rows))

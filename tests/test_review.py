@@ -335,6 +335,7 @@ def test_a_killed_worker_is_replaced_and_its_positions_searched_again(match_game
 
 def test_ray_tasks_find_what_local_processes_find(match_games, ray_runtime, tmp_path):
     from mcgo.apps.review import ReviewSettings
+    from mcgo.engine.recipe import Recipe
     from mcgo.apps.review_run import Review
     from mcgo.sgf import read_game
 
@@ -342,7 +343,7 @@ def test_ray_tasks_find_what_local_processes_find(match_games, ray_runtime, tmp_
     found = {}
     for where in ("ray", "here"):
         written = {}
-        runner = Review(tmp_path / where, games, ReviewSettings(visits=30, seed=3),
+        runner = Review(tmp_path / where, games, ReviewSettings(visits=30, recipe=Recipe(seed=3)),
                         lambda game, document: written.update({game.name: document}),
                         moves=(1, 8), ray="auto" if where == "ray" else None, log=lambda _: None)
         runner.prepare()

@@ -581,13 +581,13 @@ def test_a_search_with_no_simulation_answers_the_priors_move_not_a_pass():
     an empty board would hand the opponent the game after its own pass. The move model's
     most probable move is the one its prior ranks first."""
     import threading
-    from mcgo.config import EngineConfig
+    from mcgo.config import SearchConfig
     from mcgo.models.movemodel import open_model
     board = mcgo.Board(9, komi=7.0)
     stop = threading.Event()
     stop.set()
     for model in (None, open_model("auto")):
-        result = Search(EngineConfig(size=9, model=model).search).run(board, stop=stop)
+        result = Search(SearchConfig(model=model)).run(board, stop=stop)
         assert result.simulations == 0 and result.best_move != mcgo.Board.PASS
         assert result.best_move in board.legal_moves()
     probabilities = open_model("auto").for_size(9).probabilities(board, mcgo.BLACK)

@@ -45,7 +45,7 @@ def run_arm(records, sims, advisor, seed, limit_games=None):
     count = 0
     by_move = [[0, 0] for _ in range(MOVES)]
     for g, record in enumerate(records[:limit_games]):
-        engine = Engine(EngineConfig(size=19, komi=record.komi or 6.5, preset="thesis",
+        engine = Engine(EngineConfig.of(size=19, komi=record.komi or 6.5, preset="thesis",
                                      playouts=sims, seed=seed + g, opening_advisor=advisor),
                         verbose=False)
         for n, (color, p) in enumerate(record.moves[:MOVES], start=1):

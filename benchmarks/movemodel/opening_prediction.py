@@ -73,7 +73,7 @@ def main(sims, model_path, preset, limit, seed, folder, part, prior_visits):
     count = 0
     start = time.perf_counter()
     for g, record in enumerate(games):
-        engine = Engine(EngineConfig(size=19, komi=record.komi or 6.5, preset=preset,
+        engine = Engine(EngineConfig.of(size=19, komi=record.komi or 6.5, preset=preset,
                                      playouts=sims, seed=seed + g, model=model), verbose=False)
         if record.setup.black or record.setup.white:
             continue                                  # handicap games: not an opening

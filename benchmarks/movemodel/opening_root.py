@@ -45,7 +45,7 @@ def main(game, move, sims, seeds, policy, model_choice, settings, top):
     model = None if model_choice == "none" else open_model(model_choice)
     for n in [int(s) for s in sims.split(",")]:
         for seed in [int(s) for s in seeds.split(",")]:
-            engine = Engine(EngineConfig(size=19, komi=komi, playouts=n, seed=seed, model=model,
+            engine = Engine(EngineConfig.of(size=19, komi=komi, playouts=n, seed=seed, model=model,
                                          policy=policy, settings=parse_settings(settings)),
                             verbose=False)
             for c, q in before:

@@ -13,7 +13,7 @@ stdin the queued tasks are finished, then the engine exits.
 >>> import io
 >>> from mcgo.config import EngineConfig
 >>> out = io.StringIO()
->>> engine = AnalysisEngine(EngineConfig(seed=1), workers=1, out=out)
+>>> engine = AnalysisEngine(EngineConfig.of(seed=1), workers=1, out=out)
 >>> engine.serve(io.StringIO('{"id": "v", "action": "query_version"}\\n'))
 >>> json.loads(out.getvalue())["action"], "version" in json.loads(out.getvalue())
 ('query_version', True)
@@ -214,7 +214,7 @@ class AnalysisEngine:
 
     def _work(self, i):
         search = Search(self.config.search.replace(
-            seed=options.normalize_seed(self.config.seed + i)))
+            seed=options.normalize_seed(self.config.search.seed + i)))
         while True:
             task, clear = self._next_task(i)
             if task is None:
@@ -283,7 +283,7 @@ class AnalysisEngine:
         with self._model_lock:
             if self.move_model is None:
                 from ..models.movemodel import open_model
-                self.move_model = self.config.model or open_model("auto")
+                self.move_model = self.config.search.model or open_model("auto")
             return protocol.policy_of(self.move_model.for_size(board.size), board)
 
 

@@ -17,7 +17,7 @@ found the position better after it than before (a search is noisy, and a short o
 
 >>> from mcgo import sgf
 >>> record = sgf.read_game(b"(;SZ[9]KM[7];B[ee];W[cc])")
->>> settings = ReviewSettings(visits=64, seed=1)
+>>> settings = ReviewSettings(visits=64, recipe=Recipe(seed=1))
 >>> analyser = Analyser(settings)
 >>> positions = [analyser.analyse(record, n) for n in range(3)]
 >>> [p["to_move"] for p in positions], all(0 <= p["winrate"] <= 1 for p in positions)
@@ -32,14 +32,14 @@ True
 import hashlib
 import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from .. import options
 from ..board import coords, symmetry
 from ..board.kernels import BLACK
-from ..config import SearchConfig
 from ..engine.player import Player
+from ..engine.recipe import Recipe
 from ..gtp.analysis import principal_variation_visits, score_lead_for, winrate_for
 from ..sgf import replay
 
@@ -53,14 +53,12 @@ STORE_VERSION = 1
 @dataclass(frozen=True)
 class ReviewSettings:
     """How each position is searched: ``visits`` simulations or ``seconds`` (one of them;
-    neither: :data:`DEFAULT_VISITS`), the seed positions' seeds are drawn from, threads a
-    search, the move model (``auto``, ``default``, ``none`` or a file) and tree memory."""
+    neither: :data:`DEFAULT_VISITS`) by the engine of ``recipe`` (a
+    :class:`~mcgo.engine.recipe.Recipe`: the search's choices, as mcgo gtp's; its seed is
+    the one the positions' seeds are drawn from)."""
     visits: Optional[int] = None
     seconds: Optional[float] = None
-    seed: int = 0
-    threads: int = 1
-    model: str = "auto"
-    max_memory_mb: float = options.DEFAULT_MEMORY_MB
+    recipe: Recipe = field(default_factory=Recipe)
 
     def __post_init__(self):
         if self.visits is not None and self.seconds is not None:
@@ -68,8 +66,24 @@ class ReviewSettings:
         if self.visits is None and self.seconds is None:
             object.__setattr__(self, "visits", DEFAULT_VISITS)
 
+    @property
+    def seed(self):
+        return self.recipe.seed
+
+    @property
+    def threads(self):
+        return self.recipe.threads
+
     def as_dict(self):
-        return asdict(self)
+        """The settings as a review's store keeps them (a rerun goes on only from positions
+        searched alike): the limits, the seed, threads, move model and memory, and the
+        recipe's other choices where they are not the defaults."""
+        recipe = self.recipe
+        more = {k: dict(v) if k == "settings" else v for k, v in recipe.changed().items()
+                if k not in ("seed", "threads", "model", "max_memory")}
+        return {"visits": self.visits, "seconds": self.seconds, "seed": recipe.seed,
+                "threads": recipe.threads, "model": recipe.model,
+                "max_memory_mb": recipe.max_memory, **more}
 
     def limit_text(self):
         return f"{self.visits} simulations" if self.visits else f"{self.seconds:g} s"
@@ -87,17 +101,9 @@ class Analyser:
     positions of a game, searched in order, are not replayed from the start each time."""
 
     def __init__(self, settings):
-        from ..models.movemodel import open_model
-        from ..models.policy_net import open_policy_net
         self.settings = settings
-        # The policy net's root prior, as mcgo gtp plays by default (it acts on 19x19 only).
-        config = SearchConfig(threads=settings.threads, seed=settings.seed,
-                              max_memory_mb=settings.max_memory_mb,
-                              model=open_model(settings.model),
-                              policy_prior=(open_policy_net("default"),
-                                            options.POLICY_PRIOR_VISITS))
-        self.player = Player(config, playouts=settings.visits, seconds=settings.seconds,
-                             verbose=False)
+        self.player = Player(settings.recipe.search_config(), playouts=settings.visits,
+                             seconds=settings.seconds, verbose=False)
         # The kernels load on the first search: not in the first position's seconds.
         self.player.warm_up(options.DEFAULT_KOMI)
         self._board = None           # (record fingerprint, moves played, board)

@@ -18,7 +18,7 @@ import html
 from ..board import coords
 from ..board.kernels import BLACK, WHITE
 from ..sgf import replay
-from .review import mistakes
+from .review import DIAGRAM_MISTAKES, mistakes
 
 SVG_NS = "http://www.w3.org/2000/svg"    # a name, not a request: SVG's namespace
 CELL = 24                      # pixels between lines on a diagram
@@ -41,7 +41,7 @@ tr.mistake td { background: #fde4e4; }
 """
 
 
-def review_page(record, document, mistake=0.1, per_side=3):
+def review_page(record, document, mistake=0.1, per_side=DIAGRAM_MISTAKES):
     """The page's HTML text for a finished review (:func:`mcgo.apps.review.review_document`
     of ``record``): mistakes are the moves that lost at least ``mistake`` (0-1) of win
     rate, and ``per_side`` of each side's biggest losses get a diagram."""

@@ -86,6 +86,8 @@ def time_note(limits, result):
                                            ("settled", result.stopped_early)) if flag)
     return f", plan {limits.desired:.2f}s up to {limits.seconds:.2f}s, {how or 'planned'}"
 
+# The settings of the policy net's prior a net may carry its own value of.
+NET_SETTINGS = ("policy_net_after", "value_prior")
 
 class Player:
     """Chooses moves for one game: limits, advice, search, pass and resign.
@@ -230,14 +232,13 @@ class Player:
         result; None, without searching, under a preset that does not keep trees
         (``thesis``) or when the trees are that full already (fuller ones start afresh, and
         are pondered on)."""
-        def fullest():
-            return max((t.fullest for t in self.search.trees), default=0.0)
+        search = self.search
 
         def check(_result):
-            if fullest() > PONDER_FULL:
+            if search.fullest() > PONDER_FULL:
                 stop.set()
 
-        if not self.search.settings["reuse_tree"] or PONDER_FULL < fullest() <= REUSE_LIMIT:
+        if not search.keeps_trees() or PONDER_FULL < search.fullest() <= REUSE_LIMIT:
             return None
         result = self.search.run(board, stop=stop, on_progress=check,
                                  progress_interval=PONDER_CHECK, early_stop=False)
@@ -262,12 +263,14 @@ class Player:
     def setting(self, name, board):
         """The named search setting ``name`` as a search of ``board`` uses it (the model
         prior's settings where the model gives one on this board; no prior where it
-        gives none)."""
+        gives none; the policy net's where its net for this size was measured with its own)."""
         s = self.search
         if name in ("model_prior", "model_depth", "model_prior_shape"):
             if name == "model_prior" and not s.uses_model_prior(board):
                 return 0.0
             return s.model_setting(board, name)
+        if name in NET_SETTINGS:
+            return s.net_setting(s.policy_net_on(board), name)
         return s.settings[name]
 
     def resigns(self, board, lost):

@@ -37,7 +37,7 @@ from ..board import coords
 from ..board.board import Board
 from ..board.history import Move
 from ..board.kernels import BLACK, WHITE
-from ..config import EngineConfig
+from ..config import SEARCH_FIELDS, EngineConfig
 from ..models.ownership.model import SHIPPED, open_ownership
 from ..models.ownership.network import NetworkError
 from ..search.movefilter import MoveFilter, MoveFilterError
@@ -47,8 +47,6 @@ from ..judge.status import STATUS_PLAYOUTS, Status
 from .commands import COMMANDS, command_names
 from .protocol import STREAMING, GtpError, Quit, format_reply, log, preprocess, split_command
 
-DEFAULT_SIZE = options.DEFAULT_GTP_SIZE
-DEFAULT_KOMI = options.DEFAULT_KOMI
 DEFAULT_RESIGN = options.DEFAULT_RESIGN
 SLOW_WARM_UP = 5.0             # seconds: a warm-up this slow compiled (a cold cache)
 
@@ -73,8 +71,8 @@ class Engine:
                              opening_advisor=config.opening_advisor,
                              move_prior=(config.move_scorer, config.cfg_prior)
                              if config.cfg_prior else None)
-        self.status = Status(playouts=STATUS_PLAYOUTS, policy="pattern", seed=config.seed,
-                             threads=config.threads, ownership_model=config.ownership_net,
+        self.status = Status(playouts=STATUS_PLAYOUTS, policy="pattern", seed=config.search.seed,
+                             threads=config.search.threads, ownership_model=config.ownership_net,
                              corner_net=config.corner_net, search=config.status_search)
         self.received_at = None      # when the command being answered arrived
         self._out_lock = threading.Lock()
@@ -89,27 +87,41 @@ class Engine:
         self.new_board(config.size, config.komi)
 
     def configure(self, **changes):
-        """Play with ``changes`` to the configuration from now on (:meth:`EngineConfig.replace`:
-        ``settings`` are added to the named settings changed so far): the searches' settings
-        keep their trees, a thread count starts new ones."""
-        self.config = self.config.replace(**changes)
-        self.player.reconfigure(**changes)
+        """Play with ``changes`` to the configuration from now on: the one way a setting
+        changes at run time (``--set`` and ``kata-set-param``'s named settings and limits,
+        ``set_random_seed``, ``numSearchThreads``). The configuration checks them first
+        (:meth:`EngineConfig.replace`: a bad value raises ValueError and changes nothing);
+        then what depends on them follows: the searches' named settings keep their trees, a
+        thread count starts new ones, a seed reseeds the search, the chain status and the
+        playout player, a limit is the player's next move's."""
+        config = self.config.replace(**changes)
+        self.config = config
+        search = {k: v for k, v in changes.items() if k in SEARCH_FIELDS and k != "seed"}
+        if search:
+            self.player.reconfigure(**search)
+        if "threads" in changes:
+            self.status.threads = config.search.threads
+        if "seed" in changes:
+            seed = config.search.seed
+            self.player.set_seed(seed)
+            self.status.seed = seed
+            if self.plays_playout_policy:
+                self.move_player.seed = seed
+        for limit in ("playouts", "seconds", "resign"):
+            if limit in changes:
+                setattr(self.player, limit, getattr(config, limit))
 
     @property
     def policy(self):
-        return self.config.policy
+        return self.config.search.policy
 
     @property
     def seed(self):
-        return self.config.seed
-
-    @seed.setter
-    def seed(self, seed):
-        self.config = self.config.replace(seed=seed)
+        return self.config.search.seed
 
     @property
     def threads(self):
-        return self.config.threads
+        return self.config.search.threads
 
     def warm_up(self):
         """Load the search and scoring kernels now (compile them, with a cold Numba cache),
@@ -211,11 +223,7 @@ class Engine:
     def set_seed(self, seed):
         """Any integer, reduced modulo 2^64 (:func:`mcgo.options.normalize_seed`), for the
         search, the chain status and the playout player."""
-        self.seed = seed
-        self.player.set_seed(self.seed)
-        self.status.seed = self.seed
-        if self.plays_playout_policy:
-            self.move_player.seed = self.seed
+        self.configure(seed=seed)
 
     def board_for(self, color):
         """A copy of the board with ``color`` to move."""

@@ -48,14 +48,14 @@ def uct_param_player(engine, args):
     need(args, 0, 2)
     mode = "playout_policy" if engine.plays_playout_policy else "uct"
     if not args:
-        return f"resign_threshold {engine.player.resign:g}\nsearch_mode {mode}"
+        return f"resign_threshold {engine.config.resign:g}\nsearch_mode {mode}"
     need(args, 2, 2)
     key = args[0].lower()
     if key == "resign_threshold":
         threshold = parse_float(args[1])
         if not 0.0 <= threshold <= 1.0:
             raise GtpError(f"resign_threshold must be a win rate from 0 to 1, not {args[1]}")
-        engine.player.resign = threshold
+        engine.configure(resign=threshold)
         return ""
     if key != "search_mode":
         raise GtpError(f"unsupported parameter {args[0]}")

@@ -38,7 +38,7 @@ def kata_get_param(engine, args):
         value = engine.setting(name)
         return str(int(value)) if options.NAMED_SETTINGS[name].kind is int else f"{value:g}"
     if name in LIMIT_PARAMS:
-        value = getattr(engine.player, LIMIT_PARAMS[name])
+        value = getattr(engine.config, LIMIT_PARAMS[name])
         return "none" if value is None else f"{value:g}"
     if name == "numSearchThreads":
         return str(engine.threads)
@@ -58,7 +58,10 @@ def kata_set_param(engine, args):
         engine.set_setting(name, number)
     elif name in LIMIT_PARAMS:
         limit = LIMIT_PARAMS[name]
-        setattr(engine.player, limit, parse_limit(value, integer=limit == "playouts"))
+        try:
+            engine.configure(**{limit: parse_limit(value, integer=limit == "playouts")})
+        except ValueError as e:
+            raise GtpError(f"invalid value: {e}") from None
     elif name == "numSearchThreads":
         threads = parse_int(value, "invalid value")
         if not 1 <= threads <= MAX_THREADS:

@@ -27,17 +27,20 @@ class Control:
     """When to stop: playouts, the clock, an event, the best move being settled, or (past
     the desired time) being sure enough of it."""
 
-    def __init__(self, search, board, playouts, seconds, stop, start, early_stop, called=None,
-                 desired=None):
-        """``start``: when the simulations began; ``called``: when the search was asked
-        for (default ``start``), from which ``seconds`` and ``desired`` run out."""
-        by_visits = search.settings["final_by"] == "visits"
+    def __init__(self, simulations, root_stats, threads, by_visits, playouts, seconds, stop,
+                 start, early_stop, called=None, desired=None):
+        """What it asks the search, through narrow doors: ``simulations()``, the simulations
+        run so far; ``root_stats()``, the root's children, most visited first; ``threads``;
+        ``by_visits``, whether the search chooses its move by visits. ``start``: when the
+        simulations began; ``called``: when the search was asked for (default ``start``),
+        from which ``seconds`` and ``desired`` run out."""
         if seconds is not None and desired is not None and not by_visits:
             seconds = min(seconds, desired)     # no "unsure" by win rate: no extension
         if seconds is None or desired is None or desired >= seconds:
             desired = seconds
-        self.search = search
-        self.board = board
+        self.simulations = simulations
+        self.root_stats = root_stats
+        self.threads = threads
         self.playouts = playouts
         self.seconds = seconds
         self.desired = desired
@@ -58,9 +61,6 @@ class Control:
         low, high = STOP_CHECK_SECONDS
         self._check_every = min(max(STOP_CHECK_EVERY * (desired or 0), low), high)
 
-    def simulations(self):
-        return sum(w.simulations for w in self.search.workers)
-
     def done(self):
         if self.stopped_early or self._sure or (self.stop is not None and self.stop.is_set()):
             return True
@@ -72,7 +72,7 @@ class Control:
         if self.playouts is None:
             return BATCH
         left = self.playouts - self.simulations()
-        return max(1, min(BATCH, -(-left // self.search.threads)))
+        return max(1, min(BATCH, -(-left // self.threads)))
 
     def check_stop(self):
         """Every so often: stop when the runner-up cannot catch the leader in the time left
@@ -85,7 +85,7 @@ class Control:
             return
         self._looked = True
         self._next_check = now + self._check_every
-        stats = self.search.root_stats(self.board)
+        stats = self.root_stats()
         if self.early_stop and self.settled(stats, self.simulations_left(now)):
             self.stopped_early = True
             return
@@ -100,7 +100,7 @@ class Control:
         (and the batch in flight), within the playout limit."""
         sims = self.simulations()
         rate = sims / max(now - self.start, 1e-6)
-        left = rate * max(self.deadline - now, 0.0) + BATCH * self.search.threads
+        left = rate * max(self.deadline - now, 0.0) + BATCH * self.threads
         if self.playouts is not None:
             left = min(left, self.playouts - sims)
         return left

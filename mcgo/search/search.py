@@ -352,6 +352,22 @@ class Search:
         ratio = np.exp((areas - areas.max()) / model.temperature)
         return dict(zip(moves.tolist(), ratio.tolist()))
 
+    def fullest(self):
+        """How full the fullest of the search's trees is (0-1; 0 before any search)."""
+        return max((t.fullest for t in self.trees), default=0.0)
+
+    def keeps_trees(self):
+        """Whether the next search of a following position starts from this one's tree."""
+        return bool(self.settings["reuse_tree"])
+
+    def simulations_done(self):
+        """The simulations of the search under way (or the last one), all threads together."""
+        return sum(w.simulations for w in self.workers or ())
+
+    def policy_net_on(self, board):
+        """The policy net the search uses on ``board``'s size, or None."""
+        return self._policy_net(board)[0]
+
     def _policy_net(self, board):
         """``(net, virtual visits)`` of the policy net's prior on ``board``'s size, or
         ``(None, 0)``."""
@@ -470,8 +486,9 @@ class Search:
         for w in self.workers:
             w.simulations = w.moves = 0
             w.owner_sum[:] = 0
-        control = Control(self, board, playouts, seconds, stop, start, early_stop,
-                           called=called, desired=desired)
+        control = Control(self.simulations_done, lambda: self.root_stats(board), self.threads,
+                          self.settings["final_by"] == "visits", playouts, seconds, stop, start,
+                          early_stop, called=called, desired=desired)
         if self.threads == 1:
             self._work(0, params, board, forbid, control, on_progress, progress_interval)
         else:

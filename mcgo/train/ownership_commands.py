@@ -130,7 +130,8 @@ def ownership_command(dataset, output, propensity, radius, per_game, epochs, bat
     network, history = train(x, t, val_inputs=vx, val_targets=vt, epochs=epochs,
                              batch_size=batch_size, learning_rate=learning_rate, seed=seed,
                              patience=patience, progress=progress)
-    stats_name = out.stem + "-propensity.npz"
+    from ..models.ownership.model import PROPENSITY_SUFFIX
+    stats_name = out.stem + PROPENSITY_SUFFIX
     stats.save(out.parent / stats_name)
     from .provenance import data_name, git_commit
     from ..models.ownership.model import OwnershipModel

@@ -58,8 +58,6 @@ from ..clitypes import Number, OutputFile
 SIZE = 9
 HIDDEN = (50, 20)
 MOVES = (20, 50)
-LAMBDAS = (0.0, 0.5, 1.0)
-K_VALUES = (1, 2, 3, 4, 5, 6)
 MAX_K = 20
 LEARNING_RATE = 0.003
 EPOCHS = 40

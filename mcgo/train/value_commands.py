@@ -132,8 +132,8 @@ def value_net_command(games, net_file, output, positions_file, more, checkpoint,
 @click.option("--size", type=click.IntRange(2, 25), default=9, show_default=True,
               help="Board size.")
 @click.option("--komi", type=float, default=7.0, show_default=True, help="Komi (area scoring).")
-@click.option("--playouts", type=click.IntRange(1), default=300, show_default=True,
-              help="Simulations a move.")
+@click.option("--simulations", "--playouts", "playouts", type=click.IntRange(1), default=300,
+              show_default=True, help="Simulations a move (--playouts: its older name).")
 @click.option("--random-moves", type=click.IntRange(0), default=8, show_default=True,
               help="The first moves of a game, drawn from the root's visits.")
 @click.option("-j", "--jobs", type=click.IntRange(1), default=1, show_default=True,

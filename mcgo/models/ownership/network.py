@@ -74,8 +74,6 @@ ARRAY_SHAPES = {
     "out_b2": lambda f, h, s: (1,),
 }
 ARRAY_NAMES = tuple(ARRAY_SHAPES)
-# The four sweeps: (row step, column step) from their start corner.
-SWEEPS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
 
 
 class NetworkError(ValueError):
