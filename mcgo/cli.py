@@ -183,8 +183,8 @@ def play(color, handicap, sgf_path, **values):
     """Play a game against mcgo in the terminal: type moves like D4, or pass, resign, undo,
     hint, score, save FILE, help, quit."""
     from .apps.terminal import HANDICAP_KOMI, check_handicap, check_writable, play_in_terminal
+    from .engine.game import Game
     from .engine.recipe import RecipeError
-    from .gtp.engine import Engine
 
     komi_given = given("komi")
     recipe, opened = recipe_of("play", values)
@@ -197,8 +197,7 @@ def play(color, handicap, sgf_path, **values):
         config = recipe.engine_config(size, opened)
     except RecipeError as e:
         raise _usage(e) from None
-    engine = Engine(config, verbose=False)
-    play_in_terminal(engine, color, sgf_path=sgf_path, handicap=handicap)
+    play_in_terminal(Game(config, verbose=False), color, sgf_path=sgf_path, handicap=handicap)
 
 
 def add_match_commands():

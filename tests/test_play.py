@@ -7,7 +7,6 @@ and the final count against GNU Go 3.8 (``fixed_handicap``, ``final_score`` and
 """
 
 import importlib.util
-import io
 import pathlib
 import re
 import shutil
@@ -22,7 +21,7 @@ from mcgo.board import coords
 from mcgo.cli import main
 from mcgo.gtp.controller import GtpEngine
 from mcgo.config import EngineConfig
-from mcgo.gtp.engine import Engine
+from mcgo.engine.game import Game
 from mcgo.apps.terminal import play_in_terminal
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -88,8 +87,8 @@ def stones(board):
 
 
 def new_engine(rows=None, to_move=mcgo.BLACK, komi=7.0, playouts=int(PLAYOUTS)):
-    engine = Engine(EngineConfig.of(size=SIZE, komi=komi, playouts=playouts, seed=1),
-                    verbose=False, out=io.StringIO())
+    engine = Game(EngineConfig.of(size=SIZE, komi=komi, playouts=playouts, seed=1),
+                  verbose=False)
     if rows:
         placed = list(stones_of_rows(rows))
         engine.board.setup(black=[p for c, p in placed if c == mcgo.BLACK],

@@ -20,17 +20,17 @@ Commands at the prompt (case does not matter)::
 With ``--handicap N`` black's stones stand where GTP ``fixed_handicap N`` puts them and
 white moves first; komi is then 0.5 (white's half point: no jigo) unless ``--komi`` is given.
 
-The engine is spoken to over GTP in-process (:func:`send`), as a GUI would: ``play``,
-``genmove``, ``reg_genmove`` (the hint), ``undo``, ``fixed_handicap``, ``final_score`` and
-``final_status_list dead``. The count at the end scores as the engine does
+The terminal drives the engine's :class:`~mcgo.engine.game.Game` directly, as the GTP
+engine does for its commands: its moves, the hint (the move it would choose, not played),
+undo, the fixed handicap, the judge's score and dead stones. The count at the end scores as the engine does
 (:func:`count_area`): by default area, stones plus the empty points a colour alone
 surrounds, once the dead stones are off the board, and komi for white; with ``--rules
 japanese``, territory and prisoners. Game records are written by
 :func:`mcgo.sgf.record_from_board` with the result (``RE``) once the game is over.
 """
 
-import io
 import os
+import time
 from dataclasses import dataclass, field
 from itertools import zip_longest
 
@@ -41,6 +41,7 @@ from ..board.board import AREA, TERRITORY, result_text
 from ..board.history import Move
 from ..board.kernels import BLACK, EMPTY, PASS, WHITE
 from .. import sgf
+from ..engine.game import GameError
 
 HUMAN_NAME = "human"
 ENGINE_NAME = "mcgo"
@@ -49,7 +50,6 @@ STONE = {BLACK: "X", WHITE: "O", EMPTY: "."}
 STAR = "+"
 MARK_LEFT, MARK_RIGHT = "(", ")"     # around the last move's stone, as GNU Go's ascii board
 COLOR_NAME = {BLACK: "black", WHITE: "white"}
-COLOR_LETTER = {BLACK: "b", WHITE: "w"}
 RESULT_LETTER = {BLACK: "B", WHITE: "W"}
 PANEL_GAP = "     "                 # between the board and the text beside it
 HANDICAP_KOMI = 0.5                 # komi of a handicap game when --komi is not given
@@ -318,24 +318,10 @@ def result_words(result):
     return f"{winner} wins by {plural(float(margin), 'point')}"
 
 
-# --------------------------------------------------------------------------- GTP
-def send(engine, command):
-    """Run one GTP command on the engine; returns (ok, text)."""
-    out = io.StringIO()
-    saved, engine.out = engine.out, out
-    try:
-        engine.handle(command + "\n")
-    finally:
-        engine.out = saved
-    reply = out.getvalue().strip()
-    return reply.startswith("="), reply[1:].strip()
-
-
-def dead_stones(engine):
-    """The points of the chains GTP ``final_status_list dead`` lists."""
-    ok, answer = send(engine, "final_status_list dead")
-    size = engine.board.size
-    return [coords.from_gtp(v, size) for v in answer.split()] if ok else []
+# --------------------------------------------------------------------------- the judge
+def dead_stones(game):
+    """The points of the chains the game's judge calls dead (GTP ``final_status_list dead``)."""
+    return [p for chain in game.chains("dead") for p in chain]
 
 
 def prompt_reader(text):
@@ -355,8 +341,8 @@ class TerminalGame:
     text: the terminal's by default, anything in tests. ``sgf_path``: where the record goes
     when the game ends or the player leaves."""
 
-    def __init__(self, engine, human, sgf_path=None, read=prompt_reader, echo=click.echo):
-        self.engine = engine
+    def __init__(self, game, human, sgf_path=None, read=prompt_reader, echo=click.echo):
+        self.game = game
         self.human = human
         self.computer = 3 - human
         self.sgf_path = sgf_path
@@ -367,7 +353,7 @@ class TerminalGame:
 
     @property
     def board(self):
-        return self.engine.board
+        return self.game.board
 
     # ------------------------------------------------------------ loop
     def run(self):
@@ -392,21 +378,22 @@ class TerminalGame:
         return self.result is None
 
     def show(self):
-        self.echo(picture(self.board, self.human, self.engine.handicap))
+        self.echo(picture(self.board, self.human, self.game.handicap))
         self.shown = list(self.board.history)
 
     def engine_move(self):
         """The engine's move; False when it ended the game (it resigned, or failed)."""
-        ok, move = send(self.engine, f"genmove {COLOR_LETTER[self.computer]}")
-        if not ok:
-            self.echo(f"the engine failed: {move}")
+        try:
+            _, move = self.game.genmove(self.computer, received_at=time.monotonic())
+        except Exception as e:  # noqa: BLE001 - the game is saved, whatever went wrong
+            self.echo(f"the engine failed: {e!r}")
             self.leave()
             return False
         if move == "resign":
             self.echo(f"{ENGINE_NAME} resigns.")
             self.finish(resigned=self.computer)
             return False
-        search = self.engine.search.last_result
+        search = self.game.search.last_result
         said = "passes" if move == "pass" else f"plays {move}"
         self.echo(f"{ENGINE_NAME} {said}" +
                   (f" (its win rate {search.winrate:.0%})" if search is not None else ""))
@@ -456,9 +443,10 @@ class TerminalGame:
         if reason is not None:
             self.echo(f"{vertex.upper()} is illegal here ({reason})")
             return
-        ok, answer = send(self.engine, f"play {COLOR_LETTER[self.human]} {vertex}")
-        if not ok:
-            self.echo(f"{vertex.upper()} cannot be played: {answer}")
+        try:
+            self.game.play(self.human, point)
+        except GameError as e:
+            self.echo(f"{vertex.upper()} cannot be played: {e}")
 
     def pass_move(self):
         self.play("pass")
@@ -475,13 +463,17 @@ class TerminalGame:
             self.echo("nothing to undo: you have not moved yet")
             return
         while len(self.board.history) > mine[-1]:
-            send(self.engine, "undo")
+            self.game.undo()
         self.echo(f"undone: back to move {len(self.board.moves) + 1}")
 
     def hint(self):
-        ok, move = send(self.engine, f"reg_genmove {COLOR_LETTER[self.human]}")
-        result = self.engine.search.last_result
-        if not ok or result is None:
+        try:
+            _, move = self.game.choose_move(self.human, received_at=time.monotonic())
+        except Exception as e:  # noqa: BLE001 - a failed hint leaves the game as it is
+            self.echo(f"no hint: {e!r}")
+            return
+        result = self.game.search.last_result
+        if result is None:
             self.echo(f"no hint: {move}")
             return
         rate = result.winrate
@@ -513,9 +505,8 @@ class TerminalGame:
     # ------------------------------------------------------------ the end
     def count(self):
         """The engine's count of the position: (Count, its final_score result)."""
-        ok, result = send(self.engine, "final_score")
-        count = count_area(self.board, dead_stones(self.engine))
-        return count, (result if ok else count.result)
+        count = count_area(self.board, dead_stones(self.game))
+        return count, self.game.final_score()
 
     def finish(self, resigned=None):
         """Game over: the final board, the count and the result; the record to --sgf."""
@@ -549,7 +540,7 @@ class TerminalGame:
 
     def write_record(self, path):
         players = {self.human: HUMAN_NAME, self.computer: ENGINE_NAME}
-        record = sgf.record_from_board(self.board, handicap=self.engine.handicap,
+        record = sgf.record_from_board(self.board, handicap=self.game.handicap,
                                        black=players[BLACK], white=players[WHITE],
                                        result=self.result or "", date=sgf.today())
         sgf.write_sgf(record, path)
@@ -561,21 +552,22 @@ COMMANDS = {"pass": TerminalGame.pass_move, "resign": TerminalGame.resign,
             "help": TerminalGame.help, "h": TerminalGame.help, "?": TerminalGame.help}
 
 
-def play_in_terminal(engine, color_name, sgf_path=None, handicap=None, read=prompt_reader,
+def play_in_terminal(game, color_name, sgf_path=None, handicap=None, read=prompt_reader,
                      echo=click.echo):
-    """Play one game on ``engine`` with the person at the terminal as ``color_name``
-    (``black`` or ``white``), from the engine's board as it stands, after placing
-    ``handicap`` fixed handicap stones on it (GTP ``fixed_handicap``); returns the result
-    (``B+3.5``, ``W+R``...) or None when the player left before the end."""
+    """Play one :class:`~mcgo.engine.game.Game` with the person at the terminal as
+    ``color_name`` (``black`` or ``white``), from the game's board as it stands, after
+    placing ``handicap`` fixed handicap stones on it (GTP's ``fixed_handicap``); returns the
+    result (``B+3.5``, ``W+R``...) or None when the player left before the end."""
     if handicap:
-        ok, answer = send(engine, f"fixed_handicap {handicap}")
-        if not ok:
-            raise click.BadParameter(answer, param_hint="--handicap")
+        try:
+            game.fixed_handicap(handicap)
+        except GameError as e:
+            raise click.BadParameter(str(e), param_hint="--handicap") from None
     human = BLACK if color_name == "black" else WHITE
-    board = engine.board
-    extra = f", handicap {engine.handicap}" if engine.handicap else ""
+    board = game.board
+    extra = f", handicap {game.handicap}" if game.handicap else ""
     echo(f"mcgo {board.size}x{board.size}, komi {board.komi:g}{extra}; you play "
          f"{color_name} ({STONE[human]}). Type help for the commands.")
-    game = TerminalGame(engine, human, sgf_path=sgf_path, read=read, echo=echo)
-    game.run()
-    return game.result
+    terminal = TerminalGame(game, human, sgf_path=sgf_path, read=read, echo=echo)
+    terminal.run()
+    return terminal.result

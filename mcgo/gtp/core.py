@@ -8,9 +8,7 @@ and ask the engine (:class:`mcgo.gtp.engine.Engine`); the engine keeps the game 
 
 from .. import __version__
 from ..board import coords, handicap
-from ..board.board import IllegalMove, result_text
 from ..board.kernels import BLACK, PASS, WHITE
-from ..judge.status import STATUSES
 from .arguments import color_and_vertex, parse_color
 from .protocol import NAME, PROTOCOL_VERSION, GtpError, Quit, need, parse_float, parse_int
 
@@ -62,22 +60,19 @@ def komi(engine, args):
     return ""
 
 
-def _handicap_stones(engine, args, place):
-    need(args, 1, 1)
-    stones = parse_int(args[0], "invalid number of stones")
-    try:
-        points = place(engine.board.size, stones)
-    except ValueError:
-        raise GtpError("invalid number of stones") from None
-    return engine.place_handicap(points)
-
-
 def fixed_handicap(engine, args):
-    return _handicap_stones(engine, args, handicap.fixed_points)
+    need(args, 1, 1)
+    return engine.fixed_handicap(parse_int(args[0], "invalid number of stones"))
 
 
 def place_free_handicap(engine, args):
-    return _handicap_stones(engine, args, handicap.free_points)
+    need(args, 1, 1)
+    stones = parse_int(args[0], "invalid number of stones")
+    try:
+        points = handicap.free_points(engine.board.size, stones)
+    except ValueError:
+        raise GtpError("invalid number of stones") from None
+    return engine.place_handicap(points)
 
 
 def set_free_handicap(engine, args):
@@ -100,18 +95,12 @@ def set_free_handicap(engine, args):
 # ------------------------------------------------------------------ moves
 def play(engine, args):
     color, point = color_and_vertex(args, engine.board.size)
-    try:
-        engine.board.play(point, color)
-    except IllegalMove:
-        raise GtpError("illegal move") from None
+    engine.play(color, point)
     return ""
 
 
 def undo(engine, args):
-    try:
-        engine.board.undo()
-    except IndexError:
-        raise GtpError("cannot undo") from None
+    engine.undo()
     return ""
 
 
@@ -135,17 +124,14 @@ def set_random_seed(engine, args):
 
 # ------------------------------------------------------------------ scoring
 def final_score(engine, args):
-    return result_text(engine.status.score(engine.board))
+    return engine.final_score()
 
 
 def final_status_list(engine, args):
     need(args, 1, 1)
-    status = args[0].lower()
-    if status not in STATUSES:
-        raise GtpError("invalid status")
     # One line per chain, as GNU Go answers.
     return "\n".join(" ".join(coords.to_gtp(q, engine.board.size) for q in chain)
-                     for chain in engine.status.chains(engine.board, status))
+                     for chain in engine.chains(args[0].lower()))
 
 
 # ------------------------------------------------------------------ queries

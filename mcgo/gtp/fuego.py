@@ -34,7 +34,7 @@ def go_param_rules(engine, args):
     if value not in ("0", "1"):
         raise GtpError(f"{key} must be 0 or 1")
     if key == "capture_dead":
-        engine.capture_dead = value == "1"
+        engine.game.capture_dead = value == "1"
     else:
         engine.set_rules("japanese" if value == "1" else "chinese")
     return ""
