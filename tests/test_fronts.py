@@ -199,3 +199,14 @@ def test_the_options_help_keeps_to_the_glossary():
         for param in main.commands[front].params:
             if isinstance(param, click.Option) and not param.hidden:
                 assert not wrong.search(param.help or ""), (front, param.opts, param.help)
+
+
+def test_every_shipped_name_opens_and_the_table_names_every_shipped_td_net():
+    """The recipe's one table of shipped names (``SHIPPED``): each name opens its file
+    through the one opener, and the TD nets it names are the package's."""
+    from mcgo.engine import recipe
+    from mcgo.models.td_net import SHIPPED as TD_FILES
+    assert set(recipe.SHIPPED["td_net"]) == set(TD_FILES)
+    for kind, names in recipe.SHIPPED.items():
+        for name in names:
+            assert recipe._open(kind, name) is not None, (kind, name)

@@ -54,7 +54,7 @@ def fail(message):
 
 
 def collect(args):
-    from mcgo.gtp.controller import EngineProcess, GtpError
+    from mcgo.gtp.controller import EngineProcess, GtpClientError
     from mcgo.train.split import game_key, split_of
     from mcgo.match.opponents import gnugo_command
     if not pathlib.Path(args.games_dir).is_dir():
@@ -72,7 +72,7 @@ def collect(args):
         start = len(record.moves) - args.before
         try:
             truth = dead_list(gnugo, path)
-        except GtpError as e:       # one game GNU Go cannot judge loses no other
+        except GtpClientError as e:       # one game GNU Go cannot judge loses no other
             print(f"skipped {path.stem}: GNU Go: {e}", file=sys.stderr, flush=True)
             continue                # (a hung GNU Go was killed; the next game starts another)
         row = {"path": str(path), "start": start, "truth_end": truth,

@@ -33,7 +33,7 @@ import time
 import click
 
 from mcgo.board import BLACK, WHITE, Board, coords
-from mcgo.gtp.controller import GtpEngine, GtpError
+from mcgo.gtp.controller import GtpEngine, GtpClientError
 from mcgo.match.scoring import parse_score, referee_score, result_text
 from mcgo.match.settings import DEFAULT_REFEREE, GNUGO, MatchSettings, recorded_command
 from mcgo.sgf import record_from_board, write_sgf
@@ -130,7 +130,7 @@ def play(engines, names, clocks, board, move_cap):
             started = time.monotonic()
             answer = engine.send(f"genmove {LETTER[color]}",
                                  timeout=clock.allowed() + HANG_MARGIN)
-        except GtpError as fault:
+        except GtpClientError as fault:
             moves.append({"number": len(moves) + 1, "color": LETTER[color],
                           "engine": names[color], "move": None, "fault": str(fault)})
             return "fault", moves
@@ -246,7 +246,7 @@ def main(size, komi, time_text, byoyomi, mcgo_color, engine, opponent, move_cap,
             for gtp in engines.values():
                 try:
                     gtp.close()
-                except (GtpError, OSError):
+                except (GtpClientError, OSError):
                     pass
     plans_read = attach_plans(moves, log_path.read_text(errors="replace"))
     result, note = result_of(end, moves, board, settings)

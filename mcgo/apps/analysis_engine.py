@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from .. import __version__, options
 from ..board import BLACK, PASS
-from ..gtp.analysis import kata_ownership, reported_moves
+from ..gtp.analysis_text import kata_ownership, reported_moves
 from ..search.search import Search
 from . import analysis_query as protocol
 from .analysis_query import QueryError

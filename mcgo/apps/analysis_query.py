@@ -24,7 +24,7 @@ from .. import options
 from ..board import coords
 from ..board.board import AREA, TERRITORY, Board
 from ..board.kernels import BLACK, PASS, WHITE
-from ..gtp.analysis import (PV_LENGTH, kata_ownership, ownership_stdev, playout_score,
+from ..gtp.analysis_text import (PV_LENGTH, kata_ownership, ownership_stdev, playout_score,
                             principal_variation_visits, reported_moves)
 from ..search.movefilter import MoveFilter, MoveFilterError
 from ..search.report import root_winrate
@@ -347,7 +347,7 @@ def answer(query, turn, board, search, result, during, policy=None, moves_owner=
       included, of the playouts through the move: noisy self-play games), ``prior`` (the
       move model's probability, as ``policy``) and ``pv``;
     * ``rootInfo``: the root's visits and win rate over all of them, its score (the mean
-      margin of this search's playouts, :func:`mcgo.gtp.analysis.playout_score`) and
+      margin of this search's playouts, :func:`mcgo.gtp.analysis_text.playout_score`) and
       ``currentPlayer``;
     * ``ownership`` (the playouts' mean final owner, KataGo's order) and ``policy`` when
       asked for; in each move's info its own ``ownership`` (and ``ownershipStdev``) when

@@ -5,10 +5,10 @@ the page and scripts.
 A position's review (:func:`analyse_position`) is a search of it by the default engine
 (:class:`mcgo.engine.player.Player`) with a seed of its own, so that its numbers do not
 depend on which process or Ray worker searched it, nor in what order. Its values are those
-``kata-analyze`` reports (:mod:`mcgo.gtp.analysis`), turned to Black's side as Sabaki keeps
+``kata-analyze`` reports (:mod:`mcgo.gtp.analysis_text`), turned to Black's side as Sabaki keeps
 them: the win rate of the search's best move, the value the tree backs up to the root
-(:func:`~mcgo.gtp.analysis.winrate_for`), and the score lead, the playouts' mean final
-margin (:func:`~mcgo.gtp.analysis.score_lead_for`).
+(:func:`~mcgo.gtp.analysis_text.winrate_for`), and the score lead, the playouts' mean final
+margin (:func:`~mcgo.gtp.analysis_text.score_lead_for`).
 
 A move's loss (:func:`move_reviews`) is the value of the position before it minus the value
 of the position after it, both from the mover's side (KaTrain's ``points_lost`` and
@@ -40,7 +40,7 @@ from ..board import coords, symmetry
 from ..board.kernels import BLACK
 from ..engine.player import Player
 from ..engine.recipe import Recipe
-from ..gtp.analysis import principal_variation_visits, score_lead_for, winrate_for
+from ..gtp.analysis_text import principal_variation_visits, score_lead_for, winrate_for
 from ..sgf import replay
 
 DEFAULT_VISITS = 1000          # simulations a position when neither --visits nor --seconds

@@ -31,7 +31,11 @@ from .. import options
 from ..config import EngineConfig, SearchConfig
 
 PLAYERS = ("mcts", "cfg", "td", "playout")
-SHIPPED_MODELS = ("default", "auto")       # --model names that are no file
+# The names of the shipped files, by the choice that opens them: the one table (a choice's
+# other values are files, or "none").
+SHIPPED = {"model": ("default", "auto"), "policy_net": ("default",),
+           "ownership_net": ("dagrnn",), "evaluator": ("ecfg",), "corner_net": ("corner",),
+           "scorer": ("cfg",), "td_net": ("td0", "td1"), "casebase": ("default",)}
 CASEBASE_MOVES = 20                        # the case base's bonus on moves 1-20
 
 
@@ -133,19 +137,14 @@ class Recipe:
         engine), so that a bad one is an error before any work; returns them, for
         :meth:`engine_config`'s ``opened``. Raises :class:`RecipeError`."""
         opened = {}
-        if self.model not in SHIPPED_MODELS + ("none",):
-            opened["model"] = _open("model", self.model)
-        if self.policy_net not in ("default", "none"):
-            opened["policy_net"] = _open("policy_net", self.policy_net)
-        for name, shipped in (("ownership_net", "dagrnn"), ("evaluator", "ecfg"),
-                              ("corner_net", "corner"), ("scorer", "cfg")):
-            choice = getattr(self, name)
-            if choice not in ("none", shipped):
-                opened[name] = _open(name, choice)
-        if self.player == "td" and self.td_net not in _td_shipped():
+        for kind in ("model", "policy_net", "ownership_net", "evaluator", "corner_net", "scorer"):
+            choice = getattr(self, kind)
+            if choice not in SHIPPED[kind] + ("none",):
+                opened[kind] = _open(kind, choice)
+        if self.player == "td" and self.td_net not in SHIPPED["td_net"]:
             opened["td_net"] = _open("td_net", self.td_net)
         casebase = self.casebase_choice()
-        if casebase not in ("none", "default"):
+        if casebase not in SHIPPED["casebase"] + ("none",):
             if not os.path.isfile(casebase):
                 raise RecipeError("--casebase", f"no case base file {casebase}")
             opened["casebase"] = _open("casebase", casebase)
@@ -244,11 +243,6 @@ def _option_of(message):
     return "--" + {"max_memory_mb": "max-memory", "board": "size"}.get(word, word).replace("_", "-")
 
 
-def _td_shipped():
-    from ..models.td_net import SHIPPED
-    return SHIPPED
-
-
 def _open(kind, name):
     """The model, net or case base ``name`` of the recipe's choice ``kind``: one opener for
     every kind, one error (:class:`RecipeError`, naming the option) for every failure."""
@@ -277,8 +271,8 @@ def _open(kind, name):
         if kind == "td_net":
             from ..models.td_net import load_net
             from ..resources import package_file
-            shipped = _td_shipped()
-            path = package_file("mcgo.models", "weights", shipped[name]) if name in shipped else name
+            from ..models.td_net import SHIPPED as TD_FILES
+            path = package_file("mcgo.models", "weights", TD_FILES[name]) if name in TD_FILES else name
             return load_net(path)[0]
         if kind == "casebase":
             from ..casebase import open_casebase
@@ -294,4 +288,4 @@ def _without_option(message, option):
     return message[len(prefix):] if message.startswith(prefix) else message
 
 
-__all__ = ["PLAYERS", "Recipe", "RecipeError"]
+__all__ = ["PLAYERS", "SHIPPED", "Recipe", "RecipeError"]

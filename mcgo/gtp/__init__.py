@@ -12,7 +12,7 @@ chooses a move or reads a search tree itself.
   :mod:`~mcgo.gtp.core` (GTP 2), :mod:`~mcgo.gtp.clock` (time control),
   :mod:`~mcgo.gtp.files` (SGF records), :mod:`~mcgo.gtp.kgs`, :mod:`~mcgo.gtp.analyze`
   (Leela Zero's and KataGo's analysis), :mod:`~mcgo.gtp.katago` (KataGo's parameters and
-  rules), :mod:`~mcgo.gtp.fuego` and :mod:`~mcgo.gtp.gogui`; :mod:`~mcgo.gtp.analysis`
+  rules), :mod:`~mcgo.gtp.fuego` and :mod:`~mcgo.gtp.gogui`; :mod:`~mcgo.gtp.analysis_text`
   writes the analysis text they answer.
 - :mod:`~mcgo.gtp.controller`: other engines as subprocesses; :mod:`~mcgo.apps.terminal`:
   ``mcgo play``.

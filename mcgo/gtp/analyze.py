@@ -6,15 +6,15 @@ searches, until the next input line (``*-analyze``, searched in the background b
 :meth:`mcgo.gtp.engine.Engine.analyze_in_background`) or the move (``*-genmove_analyze``,
 which ends with ``play VERTEX``), then the empty line. Lizzie's KataGo builds and Sabaki
 (which picks ``kata-analyze`` when the engine lists it, before ``lz-analyze``) read
-KataGo's float scales (:func:`mcgo.gtp.analysis.kata_info_line`); Leela Zero's lines are
-:func:`mcgo.gtp.analysis.lz_info_line`.
+KataGo's float scales (:func:`mcgo.gtp.analysis_text.kata_info_line`); Leela Zero's lines are
+:func:`mcgo.gtp.analysis_text.lz_info_line`.
 """
 
 import traceback
 
 from ..board.board import IllegalMove
 from ..board.kernels import PASS
-from . import analysis
+from . import analysis_text
 from .arguments import COLOR_WORDS, centiseconds, is_color, is_float, parse_bool, parse_color
 from .protocol import STREAMING, GtpError, is_number, log, parse_int
 
@@ -62,7 +62,7 @@ def lz_analyze(engine, args):
     board = engine.board_for(color)
     engine.open_answer()
     engine.analyze_in_background(
-        board, interval, lambda result: analysis.lz_info_line(engine.search, result, board.size))
+        board, interval, lambda result: analysis_text.lz_info_line(engine.search, result, board.size))
     return STREAMING
 
 
@@ -75,7 +75,7 @@ def lz_genmove_analyze(engine, args):
 
     def report(result):
         if result.simulations:
-            engine.write(analysis.lz_info_line(engine.search, result, board_size) + "\n")
+            engine.write(analysis_text.lz_info_line(engine.search, result, board_size) + "\n")
 
     try:
         move = engine.genmove(parse_color(args[0]), on_progress=report,
@@ -89,7 +89,7 @@ def lz_genmove_analyze(engine, args):
 
 # ------------------------------------------------------------------ KataGo
 def kata_arguments(engine, args):
-    """The :class:`~mcgo.gtp.analysis.KataRequest` of ``[player] [interval] [KEY VALUE ...]``
+    """The :class:`~mcgo.gtp.analysis_text.KataRequest` of ``[player] [interval] [KEY VALUE ...]``
     as KataGo's ``kata-analyze`` takes them (docs/GTP_Extensions.md): the interval in
     centiseconds (positional or ``interval``), ``minmoves N``, ``maxmoves N``,
     ``ownership``, ``ownershipStdev``, ``pvVisits``, ``rootInfo``, ``movesOwnership`` and
@@ -98,7 +98,7 @@ def kata_arguments(engine, args):
     ``movesOwnership`` is accepted but not given (the search keeps no ownership per move).
     Any other key is an error, never ignored. Sets the engine's move filter for this
     command."""
-    request = analysis.KataRequest(color=engine.board.to_move, interval=ANALYZE_INTERVAL)
+    request = analysis_text.KataRequest(color=engine.board.to_move, interval=ANALYZE_INTERVAL)
     rest = list(args)
     clauses = []
     if rest and is_color(rest[0]):
@@ -133,12 +133,12 @@ def kata_arguments(engine, args):
 
 
 def _kata_line(engine, board, request):
-    return lambda result: analysis.kata_info_line(engine.search, result, board, request)
+    return lambda result: analysis_text.kata_info_line(engine.search, result, board, request)
 
 
 def kata_analyze(engine, args):
     """KataGo's ``kata-analyze``: search the position for the colour (default the side to
-    move) until the next line arrives, writing a :func:`analysis.kata_info_line` every
+    move) until the next line arrives, writing a :func:`analysis_text.kata_info_line` every
     interval; the answer ends with an empty line when it stops."""
     request = kata_arguments(engine, args)
     board = engine.board_for(request.color)

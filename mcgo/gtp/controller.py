@@ -29,11 +29,12 @@ DEFAULT_TIMEOUT = 60.0
 STARTUP_ALLOWANCE = 120.0
 
 
-class GtpError(Exception):
-    """Something went wrong talking to a GTP engine."""
+class GtpClientError(Exception):
+    """Something went wrong talking to a GTP engine (the client's side; the engine's own
+    ``? message`` answers are :class:`mcgo.gtp.protocol.GtpError`)."""
 
 
-class GtpFailure(GtpError):
+class GtpFailure(GtpClientError):
     """The engine answered ``? message``."""
 
     def __init__(self, command, message):
@@ -42,15 +43,15 @@ class GtpFailure(GtpError):
         self.message = message
 
 
-class GtpTimeout(GtpError):
+class GtpTimeout(GtpClientError):
     """The engine gave no complete answer in time."""
 
 
-class GtpEngineDied(GtpError):
+class GtpEngineDied(GtpClientError):
     """The engine's process ended (or closed its output) mid-conversation."""
 
 
-class GtpProtocolError(GtpError):
+class GtpProtocolError(GtpClientError):
     """The engine answered something that is not a GTP response."""
 
 
@@ -67,7 +68,7 @@ class GtpEngine:
         self._selector.register(self.process.stdout, selectors.EVENT_READ)
 
     def send(self, command, timeout=DEFAULT_TIMEOUT):
-        """Send one command and return the answer; raises a GtpError subclass on trouble."""
+        """Send one command and return the answer; raises a GtpClientError subclass on trouble."""
         if self.process.poll() is not None:
             raise GtpEngineDied(f"engine exited with code {self.process.returncode}")
         try:
@@ -116,7 +117,7 @@ class GtpEngine:
         if self.process.poll() is None:
             try:
                 self.send("quit", timeout=timeout)
-            except GtpError:
+            except GtpClientError:
                 pass
         try:
             self.process.wait(timeout=timeout)
@@ -187,7 +188,7 @@ class EngineProcess:
         except GtpFailure:
             self.answered = True
             raise
-        except GtpError:
+        except GtpClientError:
             self.kill()
             raise
         self.answered = True

@@ -1,12 +1,12 @@
 """GoGui's analyze commands: ``gogui-analyze_commands`` lists them for GoGui's menu, and the
-``mcgo-*`` commands answer in its ``gfx`` language (:mod:`mcgo.gtp.analysis` writes it) or
+``mcgo-*`` commands answer in its ``gfx`` language (:mod:`mcgo.gtp.analysis_text` writes it) or
 as text: who owns each point (``mcgo-ownership``), the search's best moves
 (``mcgo-best_moves``) and tree (``mcgo-tree``, printed as in the thesis), the case base's
 match (``mcgo-casebase``) and influence map (``mcgo-influence``)."""
 
 from ..casebase.advisor import gogui_influence
 from ..playout import ownership
-from . import analysis
+from . import analysis_text
 from .arguments import COLOR_LETTER
 from .protocol import GtpError, need, parse_int
 
@@ -39,14 +39,14 @@ def mcgo_ownership(engine, args):
         owner = 2.0 * engine.ownership_network().ownership(engine.board) - 1.0
     else:
         raise GtpError(f"unknown ownership source {args[0]!r}: playouts or net")
-    return analysis.gfx_ownership(owner, engine.board.size)
+    return analysis_text.gfx_ownership(owner, engine.board.size)
 
 
 def mcgo_best_moves(engine, args):
     """The best moves' win rates and the best line, from a search of the position now."""
     board = engine.board.copy()
     result = engine.think(board)
-    return analysis.gfx_best_moves(engine.search, result, board.size,
+    return analysis_text.gfx_best_moves(engine.search, result, board.size,
                                    COLOR_LETTER[board.to_move])
 
 
@@ -72,7 +72,7 @@ def mcgo_tree(engine, args):
     if top < 1:
         raise GtpError("syntax error")
     result = engine.search_of_position()
-    return "\n" + analysis.tree_text(engine.search, result, engine.board.size, top=top,
+    return "\n" + analysis_text.tree_text(engine.search, result, engine.board.size, top=top,
                                      bonus_label=engine.player.last_labels)
 
 

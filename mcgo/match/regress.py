@@ -28,7 +28,7 @@ import re
 
 import click
 
-from ..gtp.controller import EngineProcess, GtpError, GtpFailure
+from ..gtp.controller import EngineProcess, GtpClientError, GtpFailure
 from .settings import GNUGO, recorded_command
 
 DEFAULT_ENGINE = f"{GNUGO} --mode gtp --chinese-rules --positional-superko"
@@ -247,7 +247,7 @@ def ask(engine, command):
         return None, f"cannot start engine: {exc}"
     except GtpFailure as exc:
         return None, f"? {exc.message}"
-    except GtpError as exc:
+    except GtpClientError as exc:
         return None, f"{type(exc).__name__}: {exc}"
 
 

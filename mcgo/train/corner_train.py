@@ -135,7 +135,7 @@ def collect_patterns(paths, gnugo_command, playouts=STATUS_PLAYOUTS, echo=print,
     nothing); ``previous`` (``(arrays, names, skipped)`` of an earlier run) is kept, and its
     games are not judged again."""
     from ..board import BLACK, WHITE
-    from ..gtp.controller import EngineProcess, GtpError
+    from ..gtp.controller import EngineProcess, GtpClientError
     from ..sgf import SgfError, read_game, replay
     from .split import game_key, split_of
     rows = [list(previous[0][k]) for k in PATTERN_ARRAYS] if previous else [[] for _ in PATTERN_ARRAYS]
@@ -153,7 +153,7 @@ def collect_patterns(paths, gnugo_command, playouts=STATUS_PLAYOUTS, echo=print,
                     continue
                 board = replay(record)
                 dead = engine_dead_stones(engine, path, record.size)
-            except (SgfError, GtpError, OSError, ValueError) as e:
+            except (SgfError, GtpClientError, OSError, ValueError) as e:
                 skipped.append(f"{path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
                 continue
             key = game_key(record)
