@@ -9,20 +9,29 @@ resignation; jigos, time losses and unreadable results are left out).
     python benchmarks/value/outcome_prediction.py ../shared/data/kgs-6d --size 19 --moves 60,100,140 ...
 
 ``--net`` a policy net with value heads (``mcgo learn value-net``); ``--simulations 0``
-leaves the search out. Prints JSON, then a short table.
+leaves the search out (the search is the default engine's, as the recipe of ``mcgo gtp``
+builds it). Two more anchors, each a sign (so only its accuracy is given): ``--gnugo`` GNU Go
+3.8's ``estimate_score`` (its lead, komi counted, level 8), ``--ownership`` seed 003's
+expected area (Black's expected area from the shipped DAG-RNN's ownership, less White's and
+komi). Prints JSON, then a short
+table.
 """
 
 import json
+import pathlib
+import re
+import subprocess
+import tempfile
 import time
 
 import click
 import numpy as np
 
-from mcgo import BLACK, options
-from mcgo.config import SearchConfig
+from mcgo import BLACK
+from mcgo.engine.recipe import Recipe
+from mcgo.match.settings import GNUGO
 from mcgo.models import policy_net as PN
-from mcgo.models.movemodel import open_model
-from mcgo.sgf import replay
+from mcgo.sgf import record_from_board, replay, write_sgf
 from mcgo.train.movemodel import read_records
 from mcgo.train.results import COUNT, RESIGN, parse_result
 from mcgo.train.split import game_key, split_of
@@ -53,6 +62,60 @@ def held_out_positions(paths, size, moves, split, limit):
     return out[:limit] if limit else out
 
 
+GNUGO_LEVEL = 8         # as benchmarks/strength/opening_estimate.py: quick and stable
+ESTIMATE = re.compile(r"^= ([BW])\+([0-9.]+)")
+
+
+def gnugo_leads(boards):
+    """Black's lead by GNU Go's ``estimate_score`` of each board (None where it gives none),
+    each position loaded from an SGF of its history."""
+    process = subprocess.Popen([GNUGO, "--mode", "gtp", "--level", str(GNUGO_LEVEL),
+                                "--chinese-rules"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
+
+    def send(line):
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+        lines = []
+        while True:
+            text = process.stdout.readline()
+            if not text:
+                raise RuntimeError(f"GNU Go stopped after {line!r}")
+            if not text.strip() and lines:
+                return " ".join(lines)
+            if text.strip():
+                lines.append(text.strip())
+
+    leads = []
+    with tempfile.TemporaryDirectory() as folder:
+        path = pathlib.Path(folder) / "position.sgf"
+        try:
+            for board in boards:
+                write_sgf(record_from_board(board), path)
+                if not send(f"loadsgf {path}").startswith("="):
+                    leads.append(None)
+                    continue
+                answer = send("estimate_score")
+                found = ESTIMATE.match(answer)
+                if found:
+                    lead = float(found.group(2))
+                    leads.append(lead if found.group(1) == "B" else -lead)
+                else:
+                    leads.append(0.0 if answer.startswith("= 0") else None)
+        finally:
+            process.stdin.close()
+            process.wait(timeout=60)
+    return leads
+
+
+def sign_accuracy(leads, label):
+    """The share of positions whose lead's sign (Black ahead: Black wins) is the outcome's;
+    a lead of 0 or none counts half."""
+    score = [0.5 if not lead else float((lead > 0) == (y > 0)) for lead, y in zip(leads, label)]
+    return {"positions": len(score), "accuracy": float(np.mean(score)), "log_loss": None,
+            "brier": None}
+
+
 @click.command()
 @click.argument("games", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--size", type=int, default=9, show_default=True)
@@ -62,7 +125,9 @@ def held_out_positions(paths, size, moves, split, limit):
               help="The default search's simulations (0: no search).")
 @click.option("--split", default="test", show_default=True)
 @click.option("--limit", type=int, default=300, show_default=True, help="Positions at most.")
-def main(games, size, moves, net_file, simulations, split, limit):
+@click.option("--gnugo", is_flag=True, help="GNU Go's estimate_score sign beside them.")
+@click.option("--ownership", is_flag=True, help="Seed 003's expected area sign beside them.")
+def main(games, size, moves, net_file, simulations, split, limit, gnugo, ownership):
     net = PN.load(net_file)
     if not net.has_value or net.size != size:
         raise click.UsageError(f"{net_file}: not a {size}x{size} net with value heads")
@@ -81,21 +146,34 @@ def main(games, size, moves, net_file, simulations, split, limit):
     net_seconds = (time.perf_counter() - started) / len(positions)
     if simulations:
         from mcgo.search import Search
-        search = Search(SearchConfig(model=open_model("auto"), policy_prior=(
-            PN.open_policy_net("default"), options.POLICY_PRIOR_VISITS)))
+        search = Search(Recipe().search_config())
         rates = []
         for board, _ in positions:
             r = search.run(board, playouts=simulations, early_stop=False).winrate
             rates.append(r if board.to_move == BLACK else 1 - r)
         predicted[f"search {simulations}"] = np.array(rates)
+    signs = {}
+    if gnugo:
+        signs["GNU Go estimate"] = gnugo_leads([b for b, _ in positions])
+    if ownership:
+        from mcgo.models.ownership.model import open_ownership
+        model = open_ownership("dagrnn")
+        # P(Black owns) summed is Black's expected area; White's is the rest of the board.
+        signs["seed 003 area"] = [2 * model.black_area(b.pts, b.info) - b.size ** 2 - b.komi
+                                  for b, _ in positions]
+    results = {k: outcome_metrics(v, label) for k, v in predicted.items()}
+    results.update({k: sign_accuracy(v, label) for k, v in signs.items()})
     report = {"games": [str(g) for g in games], "size": size, "moves": numbers, "split": split,
               "positions": len(positions), "net": net_file,
               "net_ms_per_position": round(1000 * net_seconds, 3),
-              "results": {k: outcome_metrics(v, label) for k, v in predicted.items()}}
+              "results": results}
     print(json.dumps(report, indent=1))
     print(f"\n{'predictor':<16} {'accuracy':>9} {'log loss':>9} {'Brier':>7}")
     for k, m in report["results"].items():
-        print(f"{k:<16} {m['accuracy']:9.3f} {m['log_loss']:9.3f} {m['brier']:7.3f}")
+        if m["log_loss"] is None:
+            print(f"{k:<16} {m['accuracy']:9.3f} {'-':>9} {'-':>7}")
+        else:
+            print(f"{k:<16} {m['accuracy']:9.3f} {m['log_loss']:9.3f} {m['brier']:7.3f}")
 
 
 if __name__ == "__main__":
