@@ -57,7 +57,13 @@ class SearchConfig:
     (a :class:`mcgo.models.movemodel.MoveModel` or None) and the root evaluators' priors
     (``ownership_prior``: seed 003's network and its virtual visits, a number or a dict by
     board size; ``evaluator_prior``: seed 002's ECFG evaluator and its visits;
-    ``policy_prior``: the policy net of ``mcgo learn policy-net`` and its visits; or None)."""
+    ``policy_prior``: the policy net of ``mcgo learn policy-net`` and its visits; or None).
+
+    ``size_settings``: named settings by board size that the recipe chose with a model or
+    net measured with them (``--model auto``'s prior settings, the shipped 9x9 net's
+    ``policy_net_after``): a ``--set`` (``settings``) wins over them, they win over the
+    preset. ``model_sizes``: the board sizes on which the move model gives the tree's
+    priors (None: every size). The models themselves carry no search settings."""
     preset: str = options.DEFAULT_PRESET
     policy: str = options.DEFAULT_POLICY
     threads: int = 1
@@ -69,6 +75,8 @@ class SearchConfig:
     ownership_prior: Optional[tuple] = None
     evaluator_prior: Optional[tuple] = None
     policy_prior: Optional[tuple] = None
+    size_settings: Mapping[int, Mapping[str, float]] = field(default_factory=dict)
+    model_sizes: Optional[tuple] = None
 
     def __post_init__(self):
         if self.preset not in options.PRESETS:
@@ -90,6 +98,18 @@ class SearchConfig:
         object.__setattr__(self, "threads", int(self.threads))
         object.__setattr__(self, "seed", options.normalize_seed(self.seed))
         object.__setattr__(self, "settings", _frozen_settings(self.settings))
+        object.__setattr__(self, "size_settings", MappingProxyType(
+            {int(size): _frozen_settings(values) for size, values in
+             dict(self.size_settings or {}).items()}))
+        if self.model_sizes is not None:
+            object.__setattr__(self, "model_sizes", tuple(sorted(int(s) for s in self.model_sizes)))
+
+    def size_setting(self, size, name, default=None):
+        """The named setting ``name`` on a board of ``size``: a ``--set`` value, else the
+        one chosen for the size (:attr:`size_settings`), else ``default``."""
+        if name in self.settings:
+            return self.settings[name]
+        return self.size_settings.get(size, {}).get(name, default)
 
     def replace(self, **changes):
         """A copy with ``changes`` (fields; ``settings`` given are added to the current
@@ -178,9 +198,9 @@ class EngineConfig:
         names = {f.name for f in dataclasses.fields(cls)}
         search = {k: fields.pop(k) for k in list(fields) if k not in names}
         if search:
-            if "search" in fields:
-                raise ValueError("give the search's configuration or its fields, not both")
-            fields["search"] = SearchConfig.of(**search)
+            base = fields.get("search")
+            fields["search"] = SearchConfig.of(**search) if base is None \
+                else base.replace(**search)
         return cls(**fields)
 
     def replace(self, **changes):

@@ -497,39 +497,47 @@ def test_auto_model_gives_priors_on_the_measured_sizes_with_their_settings():
     """``--model auto`` is the shipped model for the tree's priors on the sizes where it was
     measured to help (9x9 at every depth in the sqrt shape, 13x13 and 19x19 within 2 in the
     ratio shape) and no prior elsewhere (7x7); ``default`` gives them on every size with the
-    preset's settings; a ``--set`` value wins over both."""
+    preset's settings; a ``--set`` value wins over both. The recipe chooses those settings
+    (the model carries none)."""
+    from mcgo.engine.recipe import Recipe
     from mcgo.search.priors import MODEL_PRIOR_VISITS
     from mcgo.search.search import Search
-    auto, default = M.open_model("auto"), M.open_model("default")
-    assert auto.prior_settings == M.AUTO_MODEL_PRIORS and default.prior_settings is None
+
+    def search(model, **settings):
+        return Search(Recipe(model=model, policy_net="none", seed=1,
+                             settings=settings).search_config())
+
+    auto = M.open_model("auto")
+    assert not hasattr(auto, "prior_settings")       # the settings are the recipe's
     assert {s: v["model_depth"] for s, v in M.AUTO_MODEL_PRIORS.items()} == {9: 0, 13: 2, 19: 2}
+    default = M.open_model("default")
     for size, moves in ((7, ["D4", "C3", "E5"]), (9, ["E5", "C3", "G4"]), (13, ["K10", "D4", "K4"]),
                         (19, ["Q16", "D4", "R4"])):
         board = mcgo.Board(size)
         for move in moves:
             board.play(move)
         probs = default.probabilities(board)
-        for model, used in ((auto, size in (9, 13, 19)), (default, True)):
-            search = Search(seed=1, model=model, priors=0)
-            search.run(board, playouts=30)
-            stats = search.root_stats(board)
+        for choice, used in (("auto", size in (9, 13, 19)), ("default", True)):
+            s = search(choice, priors=0)
+            s.run(board, playouts=30)
+            stats = s.root_stats(board)
             if not used:
-                assert {s.prior_visits for s in stats} == {0.0}
-            elif model is auto and size == 9:       # sqrt shape: strength * sqrt(P), all won,
+                assert {x.prior_visits for x in stats} == {0.0}
+            elif choice == "auto" and size == 9:    # sqrt shape: strength * sqrt(P), all won,
                 nine = auto.for_size(9).probabilities(board)  # P of the 9x9 model
                 assert nine != probs and auto.for_size(19) is auto
-                for s in stats:
-                    assert math.isclose(s.prior_visits, 100 * math.sqrt(nine[s.move]), rel_tol=1e-9)
-                    assert s.prior_wins == s.prior_visits
+                for x in stats:
+                    assert math.isclose(x.prior_visits, 100 * math.sqrt(nine[x.move]), rel_tol=1e-9)
+                    assert x.prior_wins == x.prior_visits
             else:
-                assert {s.prior_visits for s in stats} == {MODEL_PRIOR_VISITS}, (size, used)
-        assert Search(model=auto).model_depth(board) == {9: 0, 13: 2, 19: 2}.get(size, 4)
-        assert Search(model=auto, model_depth=7).model_depth(board) == 7
-        assert Search(model=auto, model_prior=50).model_setting(board, "model_prior") == 50
+                assert {x.prior_visits for x in stats} == {MODEL_PRIOR_VISITS}, (size, used)
+        assert search("auto").model_depth(board) == {9: 0, 13: 2, 19: 2}.get(size, 4)
+        assert search("auto", model_depth=7).model_depth(board) == 7
+        assert search("auto", model_prior=50).model_setting(board, "model_prior") == 50
     # GTP reports what the search uses: the prior's visits where it applies, else 0
     for size, prior, depth, shape in ((7, 0, 4, 0), (9, 100, 0, 1), (13, MODEL_PRIOR_VISITS, 2, 0),
                                       (19, MODEL_PRIOR_VISITS, 2, 0)):
-        session = Session(size=size, model=auto)
+        session = Session(size=size, search=Recipe(model="auto", policy_net="none").search_config())
         assert float(session.send("kata-get-param model_prior")) == prior
         assert float(session.send("kata-get-param model_depth")) == depth
         assert float(session.send("kata-get-param model_prior_shape")) == shape

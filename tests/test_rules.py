@@ -16,7 +16,7 @@ import pytest
 import references
 from helpers import Session, fails, load_rows
 from mcgo.gtp.controller import GtpEngine
-from mcgo.models.movemodel import open_model
+from mcgo.engine.recipe import Recipe
 from test_gtp import FINISHED
 
 CLEANUP = references.reference_path(references.FUEGO_REGRESSION) / "cleanup_japanese_rules.tst"
@@ -99,6 +99,8 @@ TERRITORY_MOVES = [("sgf/games/2010/LittleGolem/1173624.sgf", 48, "w", "[A1]*"),
 
 
 SEEDS = range(1, 10)
+# The engine of --model auto without the policy net, its settings as the recipe chooses them.
+AUTO_MODEL = Recipe(model="auto", policy_net="none")
 
 
 @pytest.mark.parametrize("sgf, number, color, move", TERRITORY_MOVES)
@@ -109,7 +111,7 @@ def test_territory_rules_choose_fuegos_move(fuego_regression_dir, sgf, number, c
     are within 0.03 of each other and a search can settle on another early (seed 1 plays J5
     with the 9x9 model of our own games, seed 6 with the goban games' model; 9 of 12 seeds play
     A1 with either)."""
-    session = japanese(playouts=5000, resign=0, model=open_model("auto"))
+    session = japanese(playouts=5000, resign=0, search=AUTO_MODEL.search_config())
     answers = []
     for seed in SEEDS:
         session.send(f"set_random_seed {seed}")
@@ -136,9 +138,9 @@ def test_closed_territories_are_passed_as_fuego_expects(fuego_regression_dir, sg
     is drawn (``PRIOR_CLOSED_PASS``) one seed in six lost a pass here (Aja's move 22 with
     seed 1, Yamato's 24 with seed 3): the pass's first playout was lost, and an invasion the
     playouts misread, looking even, took the visits."""
-    model = open_model("auto")
+    auto = AUTO_MODEL.search_config()
     for seed in (1, 2, 3):
-        session = japanese(playouts=10000, resign=0, model=model, seed=seed)
+        session = japanese(playouts=10000, resign=0, search=auto, seed=seed)
         session.send(f"loadsgf {fuego_regression_dir / sgf} {number}")
         assert expected(score).fullmatch(session.send("final_score"))
         assert expected(move).fullmatch(session.send(f"genmove {color}")), seed

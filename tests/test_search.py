@@ -18,6 +18,7 @@ from mcgo.search import Search
 from mcgo.search.tree import LIMIT, NEXT_FREE, PARENT
 from mcgo.playout import mean_ownership
 from mcgo.judge.status import judge
+from mcgo.engine.recipe import Recipe
 from mcgo.engine.timecontrol import SAFETY_SECONDS, TimeControl
 
 TACTICS_PLAYOUTS = 2000
@@ -505,7 +506,9 @@ def test_the_default_nets_9x9_prior_stays_at_the_root_unless_a_set_says_otherwis
     board.play("C3")
 
     def below(settings):
-        search = Search(seed=1, policy="pattern", policy_prior=(net, 30.0), settings=settings)
+        # The recipe's engine: the shipped nets with the settings they won with.
+        search = Search(Recipe(model="none", policy="pattern", seed=1,
+                               settings=settings).search_config())
         search.run(board, playouts=2560)
         t = search.trees[0]
         out = {}
@@ -565,11 +568,10 @@ HIDDEN_MOVES = [("uct_semeai.tst", 1380), ("uct_semeai.tst", 1420),
 @pytest.mark.parametrize("name, test_id", HIDDEN_MOVES)
 def test_the_default_finds_fuegos_hidden_answers(fuego_regression_dir, name, test_id):
     from helpers import Session
-    from mcgo.models.movemodel import open_model
     setup, command, expectation = fuego_case(fuego_regression_dir / name, test_id)
-    model = open_model("auto")
+    auto = Recipe(model="auto", policy_net="none").search_config()
     for seed in (1, 2, 3):
-        session = Session(playouts=10000, seed=seed, resign=0.0, model=model)
+        session = Session(playouts=10000, seed=seed, resign=0.0, search=auto)
         session.send(setup)
         answer = session.send(command)
         assert expectation.matches(answer), (seed, answer, expectation.pattern)
@@ -581,13 +583,12 @@ def test_a_search_with_no_simulation_answers_the_priors_move_not_a_pass():
     an empty board would hand the opponent the game after its own pass. The move model's
     most probable move is the one its prior ranks first."""
     import threading
-    from mcgo.config import SearchConfig
     from mcgo.models.movemodel import open_model
     board = mcgo.Board(9, komi=7.0)
     stop = threading.Event()
     stop.set()
-    for model in (None, open_model("auto")):
-        result = Search(SearchConfig(model=model)).run(board, stop=stop)
+    for model in ("none", "auto"):
+        result = Search(Recipe(model=model, policy_net="none").search_config()).run(board, stop=stop)
         assert result.simulations == 0 and result.best_move != mcgo.Board.PASS
         assert result.best_move in board.legal_moves()
     probabilities = open_model("auto").for_size(9).probabilities(board, mcgo.BLACK)

@@ -17,7 +17,7 @@ import click
 from mcgo.board import coords
 from mcgo.config import EngineConfig
 from mcgo.gtp.engine import Engine
-from mcgo.models.movemodel import open_model
+from mcgo.engine.recipe import Recipe
 from mcgo.options import parse_settings
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -42,12 +42,14 @@ def line(m):
 def main(game, move, sims, seeds, policy, model_choice, settings, top):
     record = test_games(GOBAN, "test", game + 1)[game:]
     name, komi, before, color, pro = list(positions(record, 20))[move - 1]
-    model = None if model_choice == "none" else open_model(model_choice)
+    # The move model's engine as the recipe builds it (its measured settings), without a net.
+    recipe = Recipe(model=model_choice, policy_net="none", policy=policy,
+                    settings=parse_settings(settings))
+    search = recipe.search_config()
     for n in [int(s) for s in sims.split(",")]:
         for seed in [int(s) for s in seeds.split(",")]:
-            engine = Engine(EngineConfig.of(size=19, komi=komi, playouts=n, seed=seed, model=model,
-                                         policy=policy, settings=parse_settings(settings)),
-                            verbose=False)
+            engine = Engine(EngineConfig.of(size=19, komi=komi, playouts=n, search=search,
+                                            seed=seed), verbose=False)
             for c, q in before:
                 engine.execute("play", [color_word(c), coords.to_gtp(q, 19)])
             answer = engine.execute("reg_genmove", [color_word(color)])

@@ -197,6 +197,23 @@ class Recipe:
         except ValueError as e:
             raise RecipeError(_option_of(str(e)), str(e)) from None
 
+    def measured_settings(self):
+        """``(size_settings, model_sizes)``: the settings by board size that the shipped
+        models and nets the recipe names won their A/Bs with (``--model auto``: its prior's
+        settings, on its sizes only; ``--policy-net default``: the 9x9 net's prior at the
+        root alone), and the sizes the move model gives priors on (None: every size)."""
+        from ..models.movemodel import AUTO_MODEL_PRIORS
+        from ..models.policy_net import SIZE_NETS
+        by_size, model_sizes = {}, None
+        if self.model == "auto":
+            for size, values in AUTO_MODEL_PRIORS.items():
+                by_size.setdefault(size, {}).update(values)
+            model_sizes = tuple(AUTO_MODEL_PRIORS)
+        if self.policy_net == "default":
+            for size, (_, values) in SIZE_NETS.items():
+                by_size.setdefault(size, {}).update(values)
+        return by_size, model_sizes
+
     def describe_settings(self, size, opened=None):
         """One line per named setting: its name, the value a search on a board of ``size``
         uses with this recipe (the preset's, a ``--set``'s, or what a model or net measured
@@ -225,13 +242,15 @@ class Recipe:
         policy_prior = None
         if self.policy_net != "none" and self.policy_prior:
             policy_prior = (get("policy_net", self.policy_net), self.policy_prior)
+        size_settings, model_sizes = self.measured_settings()
         try:
             search = SearchConfig(
                 preset=self.preset, policy=self.policy, threads=self.threads,
                 seed=self.seed, max_memory_mb=self.max_memory, parallel=self.parallel,
                 model=get("model", self.model), settings=dict(self.settings),
                 ownership_prior=ownership_prior, evaluator_prior=evaluator_prior,
-                policy_prior=policy_prior)
+                policy_prior=policy_prior, size_settings=size_settings,
+                model_sizes=model_sizes)
         except ValueError as e:
             raise RecipeError(_option_of(str(e)), str(e)) from None
         return search, {"ownership_net": net}

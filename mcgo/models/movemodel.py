@@ -103,9 +103,6 @@ class MoveModel:
         self.spatial_keys, self.spatial_table = spatial.play_table(
             self.spatial_contents, self.spatial_sizes, self.spatial_log_gamma)
         self.metadata = dict(metadata or {})
-        # {board size: {setting: value}} where the tree's prior uses it, with the settings
-        # of its prior there (None: every size, at the search's own settings)
-        self.prior_settings = None
         # {board size: MoveModel} whose gammas the tree and the playouts read on that size
         # instead of these (``--model auto``: the 9x9 one, see AUTO_SIZE_MODELS)
         self.size_models = {}
@@ -192,14 +189,13 @@ AUTO_MODEL_PRIORS = {
 def open_model(choice):
     """The model a command line names: ``"none"`` (None), ``"default"`` (the shipped model,
     trained on the goban professional games, GPL-2+, and the KGS 6d+ games; see its metadata),
-    ``"auto"`` (the shipped model, for the tree's priors on the sizes of
-    :data:`AUTO_MODEL_PRIORS` only, with their settings, and the gammas of
-    :data:`AUTO_SIZE_MODELS` on their sizes) or a file."""
+    ``"auto"`` (the shipped model with the gammas of :data:`AUTO_SIZE_MODELS` on their
+    sizes; the recipe gives it the tree's priors on the sizes of :data:`AUTO_MODEL_PRIORS`
+    only, with their settings: :mod:`mcgo.engine.recipe`) or a file."""
     if choice == "none":
         return None
     model = load(choice if choice not in ("default", "auto") else DEFAULT_MODEL)
     if choice == "auto":
-        model.prior_settings = {size: dict(s) for size, s in AUTO_MODEL_PRIORS.items()}
         model.size_models = {size: load(path) for size, path in AUTO_SIZE_MODELS.items()}
     return model
 

@@ -158,8 +158,6 @@ class PolicyNet:
         # {board size: PolicyNet} read on that size instead of this one (``default``: the
         # shipped nets of :data:`SIZE_NETS`)
         self.size_nets = {}
-        # the search's settings this net was measured with ({name: value}; a --set wins)
-        self.play_settings = {}
 
     def for_size(self, size):
         """The net a search of a ``size`` board reads: this one, or its :attr:`size_nets`
@@ -300,9 +298,8 @@ def open_policy_net(choice):
     if choice != "default":
         return load(choice)
     net = load(SHIPPED)
-    for size, (path, settings) in SIZE_NETS.items():
+    for size, (path, _) in SIZE_NETS.items():
         net.size_nets[size] = load(path)
-        net.size_nets[size].play_settings = dict(settings)
     return net
 
 

@@ -393,18 +393,16 @@ class Search:
     def uses_model_prior(self, board):
         """True when the learned model gives the tree's priors on this board's size (a
         model of ``--model auto`` only on the sizes where it was measured to help)."""
-        auto = None if self.model is None else self.model.prior_settings
-        return self.model is not None and (auto is None or board.size in auto)
+        sizes = self.config.model_sizes
+        return self.model is not None and (sizes is None or board.size in sizes)
 
     def net_setting(self, net, name):
         """A setting of the policy net's prior (``policy_net_after``, ``value_prior``): a
-        ``--set`` value, else the one the net was measured with (its ``play_settings``), else
-        the preset's."""
-        if name in self.overrides:
-            return self.overrides[name]
-        if net is not None and name in net.play_settings:
-            return net.play_settings[name]
-        return self.settings[name]
+        ``--set`` value, else the one chosen for the net's board size (the shipped 9x9 net's,
+        :attr:`SearchConfig.size_settings`), else the preset's."""
+        if net is None:
+            return self.overrides.get(name, self.settings[name])
+        return self.config.size_setting(net.size, name, self.settings[name])
 
     def _value_visits(self, net):
         """Virtual visits of the net's value on each move it gives its prior (0: none, as
@@ -414,15 +412,10 @@ class Search:
     def model_setting(self, board, name):
         """The value of a setting of the model's prior (``model_prior``, ``model_depth``,
         ``model_prior_shape``) that a search of ``board`` uses: a ``--set`` value, else the
-        one ``--model auto`` measured for this size, else the preset's."""
-        if name in self.overrides:
-            return self.overrides[name]
-        auto = None if self.model is None else self.model.prior_settings
-        if auto and board.size in auto:
-            return auto[board.size][name]
-        if name == "model_prior":
-            return MODEL_PRIOR_VISITS
-        return self.settings[name]
+        one ``--model auto`` measured for this size (:attr:`SearchConfig.size_settings`), else
+        the preset's."""
+        default = MODEL_PRIOR_VISITS if name == "model_prior" else self.settings[name]
+        return self.config.size_setting(board.size, name, default)
 
     def model_depth(self, board):
         """The ``model_depth`` a search of ``board`` uses (:meth:`model_setting`)."""

@@ -31,13 +31,10 @@ MOVE_CAP_FACTOR = 3          # moves at most: 3 N^2
 
 
 def _engine(seed, playouts):
-    from ..config import SearchConfig
+    """The default engine, as the recipe of ``mcgo gtp`` builds it."""
     from ..engine.player import Player
-    from ..models.movemodel import open_model
-    from ..models.policy_net import open_policy_net
-    config = SearchConfig(seed=seed, model=open_model("auto"),
-                          policy_prior=(open_policy_net("default"), options.POLICY_PRIOR_VISITS))
-    return Player(config, playouts=playouts, verbose=False)
+    from ..engine.recipe import Recipe
+    return Player(Recipe(seed=seed).search_config(), playouts=playouts, verbose=False)
 
 
 def play_game(player, size, komi, random_moves, rng):
