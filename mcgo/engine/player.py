@@ -270,7 +270,7 @@ class Player:
                 return 0.0
             return s.model_setting(board, name)
         if name in NET_SETTINGS:
-            return s.net_setting(s.policy_net_on(board), name)
+            return s.net_setting(s.policy_net_of(board)[0], name)
         return s.settings[name]
 
     def resigns(self, board, lost):

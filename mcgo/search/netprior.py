@@ -32,7 +32,7 @@ def ratios(net, pts, info):
     """``P(move) / P(best)`` by the net for each point of the position ``(pts, info)`` (the
     side to move's legal moves; NaN elsewhere and at the pass, which the net gives no
     chance), or None with no legal move. The caller has matched the net's size to the
-    board's (:meth:`mcgo.search.Search._policy_net`)."""
+    board's (:meth:`mcgo.search.Search.policy_net_of`)."""
     moves, scores = net.scores(pts, info, int(info[TO_MOVE]))
     moves, scores = moves[:-1], scores[:-1]
     if not len(moves):

@@ -305,7 +305,7 @@ class Search:
         every root child ``visits`` virtual visits and ``visits * r`` virtual wins, ``r`` in
         0..1 its value of the move. The policy net's is given once per node
         (:mod:`.netprior`), so a root that had it as a node below the old root keeps it."""
-        net, visits = self._policy_net(board)
+        net, visits = self.policy_net_of(board)
         if net is not None:
             ratio = values = None
             value_visits = self._value_visits(net)
@@ -364,11 +364,7 @@ class Search:
         """The simulations of the search under way (or the last one), all threads together."""
         return sum(w.simulations for w in self.workers or ())
 
-    def policy_net_on(self, board):
-        """The policy net the search uses on ``board``'s size, or None."""
-        return self._policy_net(board)[0]
-
-    def _policy_net(self, board):
+    def policy_net_of(self, board):
         """``(net, virtual visits)`` of the policy net's prior on ``board``'s size, or
         ``(None, 0)``."""
         source = self.policy_prior
@@ -505,7 +501,7 @@ class Search:
         worker = self.workers[i]
         next_report = time.perf_counter() + (progress_interval or 0)
         # The policy net below the root: each thread on its own tree, the first on a shared one.
-        net, visits = self._policy_net(board)
+        net, visits = self.policy_net_of(board)
         after = self.net_setting(net, "policy_net_after")
         value_visits = self._value_visits(net)
         komi = board.komi + board.scoring_offset()
