@@ -63,7 +63,10 @@ class SearchConfig:
     net measured with them (``--model auto``'s prior settings, the shipped 9x9 net's
     ``policy_net_after``): a ``--set`` (``settings``) wins over them, they win over the
     preset. ``model_sizes``: the board sizes on which the move model gives the tree's
-    priors (None: every size). The models themselves carry no search settings."""
+    priors (None: every size). The models themselves carry no search settings.
+    ``value_net``: a net with value heads (``mcgo learn value-net``) whose value of the
+    position after each move the policy net gives its prior to is ``value_prior`` more
+    virtual visits (on its board size; None: the policy net's own heads, if it has them)."""
     preset: str = options.DEFAULT_PRESET
     policy: str = options.DEFAULT_POLICY
     threads: int = 1
@@ -77,6 +80,7 @@ class SearchConfig:
     policy_prior: Optional[tuple] = None
     size_settings: Mapping[int, Mapping[str, float]] = field(default_factory=dict)
     model_sizes: Optional[tuple] = None
+    value_net: Any = None
 
     def __post_init__(self):
         if self.preset not in options.PRESETS:

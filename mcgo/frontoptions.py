@@ -101,6 +101,12 @@ ENGINE_OPTIONS = [
     _option("search", "--policy-prior", type=Number(0), default=options.POLICY_PRIOR_VISITS,
             show_default=True,
             help="Virtual visits of --policy-net's prior on each move it gives (0: none)."),
+    _option("search", "--value-net", "value_net", default="none", show_default=True,
+            metavar="FILE|none",
+            help="A net with value heads (mcgo learn value-net) that values the position after "
+                 "each move the policy net gives its prior to, as the value_prior setting's "
+                 "virtual visits (--set value_prior=N; 0 by default): a file, or none (the "
+                 "policy net's own heads, where it has them)."),
     _option("search", "--ownership-prior", type=NumberOrAuto(0), default=0.0,
             show_default=True,
             help="Virtual visits of seed 003's 1-ply ranker as a prior on the root's moves: a "

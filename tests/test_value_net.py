@@ -169,7 +169,8 @@ def test_value_prior_gives_each_root_move_the_value_of_the_position_after_it(rec
     """With ``value_prior`` W, each legal root move gets W virtual visits more than without,
     ``W * (1 - v)`` of them won, ``v`` the net's chance that the opponent wins the position
     after the move (built by sgfmill here, the komi the opponent's); none without the
-    setting or on a net without heads."""
+    setting or on a net without heads. A separate value net (``--value-net``) beside a
+    policy net without heads gives the same visits as that net's own heads."""
     from mcgo.search import Search
     from mcgo.train.value_train import random_heads
     base = PN.load(PN.SIZE_NETS[9][0])
@@ -182,10 +183,12 @@ def test_value_prior_gives_each_root_move_the_value_of_the_position_after_it(rec
         board.play(p, colour)
     assert board.to_move == mcgo.WHITE
     runs = {}
-    for name, n, settings in (("plain", net, {}), ("value", net, {"value_prior": 20.0}),
-                              ("no heads", base, {"value_prior": 20.0})):
-        result = Search(seed=1, policy="pattern", policy_prior=(n, 10.0),
-                        settings=settings).run(board, playouts=100)
+    for name, n, settings, value_net in (
+            ("plain", net, {}, None), ("value", net, {"value_prior": 20.0}, None),
+            ("no heads", base, {"value_prior": 20.0}, None),
+            ("value net", base, {"value_prior": 20.0}, net)):
+        result = Search(seed=1, policy="pattern", policy_prior=(n, 10.0), settings=settings,
+                        value_net=value_net).run(board, playouts=100)
         runs[name] = {m.move: m for m in result.moves}
     plain, value = runs["plain"], runs["value"]
     moves = [p for p in value if p != mcgo.PASS and p in plain]
@@ -200,6 +203,10 @@ def test_value_prior_gives_each_root_move_the_value_of_the_position_after_it(rec
     assert all(runs["no heads"][p].prior_visits == pytest.approx(plain[p].prior_visits)
                for p in moves if p in runs["no heads"])
     assert np.ptp(win) > 0.01                       # the moves' values differ
+    separate = runs["value net"]
+    for p in moves:
+        assert separate[p].prior_visits == pytest.approx(value[p].prior_visits)
+        assert separate[p].prior_wins == pytest.approx(value[p].prior_wins, abs=1e-6)
 
 
 def test_selfplay_games_end_as_gnugo_counts_them_and_resume(gnugo_command, tmp_path):

@@ -35,7 +35,8 @@ PLAYERS = ("mcts", "cfg", "td", "playout")
 # other values are files, or "none").
 SHIPPED = {"model": ("default", "auto"), "policy_net": ("default",),
            "ownership_net": ("dagrnn",), "evaluator": ("ecfg",), "corner_net": ("corner",),
-           "scorer": ("cfg",), "td_net": ("td0", "td1"), "casebase": ("default",)}
+           "scorer": ("cfg",), "td_net": ("td0", "td1"), "casebase": ("default",),
+           "value_net": ()}
 CASEBASE_MOVES = 20                        # the case base's bonus on moves 1-20
 
 
@@ -55,7 +56,8 @@ class Recipe:
 
     The search: ``preset``, ``policy`` (the playout policy), ``settings`` (``--set``),
     ``threads``, ``parallel``, ``seed``, ``max_memory`` (MB), the move model ``model``, the
-    policy net ``policy_net`` with its ``policy_prior`` visits, seed 003's ranker as
+    policy net ``policy_net`` with its ``policy_prior`` visits, a ``value_net`` whose value
+    heads give the ``value_prior`` setting's visits (none: the policy net's own), seed 003's ranker as
     ``ownership_prior`` visits (a number or ``"auto"``), seed 002's ``evaluator`` with its
     ``evaluator_visits``. The player: the limits ``playouts`` and ``seconds`` (neither: the
     front's default), ``resign``, the case base ``casebase`` on moves 1 to
@@ -74,6 +76,7 @@ class Recipe:
     model: str = "auto"
     policy_net: str = "default"
     policy_prior: float = options.POLICY_PRIOR_VISITS
+    value_net: str = "none"
     ownership_prior: Any = 0.0
     evaluator: str = "none"
     evaluator_visits: float = 10.0
@@ -137,7 +140,8 @@ class Recipe:
         engine), so that a bad one is an error before any work; returns them, for
         :meth:`engine_config`'s ``opened``. Raises :class:`RecipeError`."""
         opened = {}
-        for kind in ("model", "policy_net", "ownership_net", "evaluator", "corner_net", "scorer"):
+        for kind in ("model", "policy_net", "value_net", "ownership_net", "evaluator",
+                     "corner_net", "scorer"):
             choice = getattr(self, kind)
             if choice not in SHIPPED[kind] + ("none",):
                 opened[kind] = _open(kind, choice)
@@ -250,7 +254,8 @@ class Recipe:
                 model=get("model", self.model), settings=dict(self.settings),
                 ownership_prior=ownership_prior, evaluator_prior=evaluator_prior,
                 policy_prior=policy_prior, size_settings=size_settings,
-                model_sizes=model_sizes)
+                model_sizes=model_sizes,
+                value_net=get("value_net", self.value_net) if self.value_net != "none" else None)
         except ValueError as e:
             raise RecipeError(_option_of(str(e)), str(e)) from None
         return search, {"ownership_net": net}
@@ -273,6 +278,13 @@ def _open(kind, name):
         if kind == "policy_net":
             from ..models.policy_net import open_policy_net
             return open_policy_net(name)
+        if kind == "value_net":
+            from ..models.policy_net import load
+            net = load(name)
+            if not net.has_value:
+                raise ValueError(f"{name}: a net without value heads (mcgo learn value-net "
+                                 "makes them)")
+            return net
         if kind in ("ownership_net", "ownership_prior"):
             if name == "none":
                 return None

@@ -94,12 +94,24 @@ def child_values(net, pts, info, zob, komi):
     return out
 
 
-def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, value_visits=0.0):
+def value_net(own, size, net):
+    """The net whose value heads value the positions after the moves the policy net ``net``
+    gives its prior to: ``own`` (``--value-net``) on its board ``size``, else ``net`` when it
+    has value heads, else None."""
+    if own is not None and own.size == size:
+        return own
+    return net if net is not None and net.has_value else None
+
+
+def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, value_visits=0.0,
+               value_net=None):
     """Give the prior to the children of each node below the root with at least ``after``
     visits and children, not in ``given`` (which gets them). The nodes that qualify form a
     subtree under the root (a node has at most its parent's visits), so the walk goes down
     only through them; each one's position is replayed from the root's ``(pts0, info0)``.
-    Returns how many nodes got the prior."""
+    ``value_net``: the net whose value heads give the values (default ``net``). Returns how
+    many nodes got the prior."""
+    value_net = net if value_net is None else value_net
     count = 0
     stack = [(tree.root, ())]
     while stack:
@@ -117,7 +129,7 @@ def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, valu
             position = _replay(pts0, info0, zob, moves)
             ratio = None if position is None else ratios(net, *position)
             if ratio is not None:
-                values = child_values(net, *position, zob, komi) if value_visits > 0 else None
+                values = child_values(value_net, *position, zob, komi) if value_visits > 0 else None
                 give(tree, c, ratio, visits, values, value_visits)
                 count += 1
     return count

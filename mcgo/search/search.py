@@ -308,7 +308,7 @@ class Search:
         net, visits = self.policy_net_of(board)
         if net is not None:
             ratio = values = None
-            value_visits = self._value_visits(net)
+            value_net, value_visits = self._value(board, net)
             for i, t in enumerate(self.trees):
                 given = self._policy_nodes.setdefault(i, set())
                 if t.root not in given:
@@ -317,7 +317,7 @@ class Search:
                         if ratio is None:
                             break
                         if value_visits:
-                            values = netprior.child_values(net, board.pts, board.root_info,
+                            values = netprior.child_values(value_net, board.pts, board.root_info,
                                                            board.zob, board.komi
                                                            + board.scoring_offset())
                     given.add(t.root)
@@ -400,10 +400,12 @@ class Search:
             return self.overrides.get(name, self.settings[name])
         return self.config.size_setting(net.size, name, self.settings[name])
 
-    def _value_visits(self, net):
-        """Virtual visits of the net's value on each move it gives its prior (0: none, as
-        for a net without value heads)."""
-        return float(self.net_setting(net, "value_prior")) if net is not None and net.has_value else 0.0
+    def _value(self, board, net):
+        """``(value net, virtual visits)`` of the value of the positions after the moves the
+        policy net ``net`` gives its prior to (:func:`.netprior.value_net`)."""
+        value_net = netprior.value_net(self.config.value_net, board.size, net)
+        visits = float(self.net_setting(net, "value_prior")) if value_net is not None else 0.0
+        return value_net, visits
 
     def model_setting(self, board, name):
         """The value of a setting of the model's prior (``model_prior``, ``model_depth``,
@@ -503,7 +505,7 @@ class Search:
         # The policy net below the root: each thread on its own tree, the first on a shared one.
         net, visits = self.policy_net_of(board)
         after = self.net_setting(net, "policy_net_after")
-        value_visits = self._value_visits(net)
+        value_net, value_visits = self._value(board, net)
         komi = board.komi + board.scoring_offset()
         below = net is not None and after > 0 and (i == 0 or not self.shared_tree)
         given = self._policy_nodes.setdefault(0 if self.shared_tree else i, set())
@@ -514,7 +516,8 @@ class Search:
                 batches += 1
                 if below and batches % netprior.SCAN_BATCHES == 0:
                     netprior.give_below(worker.tree, given, net, visits, after, board.pts,
-                                        board.root_info, board.zob, komi, value_visits)
+                                        board.root_info, board.zob, komi, value_visits,
+                                        value_net)
                 if i == 0:
                     control.check_stop()
                     if on_progress is not None and progress_interval is not None \
