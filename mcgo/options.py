@@ -181,6 +181,34 @@ def for_size(value, size):
     return value.get(size, 0.0) if isinstance(value, dict) else value
 
 
+SEED_MIX = 0x9E3779B97F4A7C15   # 2^64 / the golden ratio: splitmix64's step
+# The parts a seed is derived for, each mixed with a salt of its own, so that game 1's first
+# thread and game 0's second thread (keys 1 of different kinds) draw different numbers.
+SEED_PARTS = {"game": 1, "thread": 2, "position": 3, "worker": 4}
+
+
+def derive_seed(seed, part, key):
+    """The seed of one part of a run (``part``: a ``game`` of a session, a ``thread`` of a
+    search, a ``position`` of a review or of self-play, a ``worker`` of the analysis engine,
+    ``key`` its number) from the run's ``seed``: the one derivation of every seed mcgo
+    draws. Key 0 keeps ``seed`` itself, so a lone thread's first game draws what the seed
+    alone draws; any other key is mixed in by splitmix64's finalizer with the part's salt,
+    so neighbouring parts draw unrelated numbers.
+
+    >>> derive_seed(7, "game", 0), derive_seed(7, "game", 1) != derive_seed(7, "thread", 1)
+    (7, True)
+    >>> len({derive_seed(derive_seed(1, "game", g), "thread", t) for g in range(20) for t in range(20)})
+    400
+    """
+    value = int(seed) % SEED_MODULUS
+    if key:
+        z = (value + SEED_MIX * (int(key) * len(SEED_PARTS) + SEED_PARTS[part])) % SEED_MODULUS
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % SEED_MODULUS
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % SEED_MODULUS
+        value = z ^ (z >> 31)
+    return normalize_seed(value)
+
+
 def normalize_seed(seed):
     """Any integer as the seed the kernels take: reduced modulo 2^64 and held as a signed
     64-bit integer (the same bits; the generator reads them as unsigned).

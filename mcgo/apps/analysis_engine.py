@@ -214,7 +214,7 @@ class AnalysisEngine:
 
     def _work(self, i):
         search = Search(self.config.search.replace(
-            seed=options.normalize_seed(self.config.search.seed + i)))
+            seed=options.derive_seed(self.config.search.seed, "worker", i)))
         while True:
             task, clear = self._next_task(i)
             if task is None:

@@ -92,7 +92,7 @@ class ReviewSettings:
 def position_seed(seed, number):
     """The seed of the search of the position after ``number`` moves: the same whichever
     worker searches it, different from its neighbours'."""
-    return options.normalize_seed(seed * 1_000_003 + number)
+    return options.derive_seed(seed, "position", number)
 
 
 class Analyser:

@@ -123,7 +123,7 @@ class PlayoutStats:
 
 def thread_seed(seed, thread):
     """The seed of one thread of a multi-threaded run (thread 0 keeps ``seed``)."""
-    return options.normalize_seed(seed + 0x9E3779B1 * thread)
+    return options.derive_seed(seed, "thread", thread)
 
 
 def simulate(board, playouts=1000, policy="auto", seed=0, ownership=False, threads=1, komi=None):

@@ -49,7 +49,6 @@ from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, P
 DEFAULT_MEMORY_MB = options.DEFAULT_MEMORY_MB
 REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
 MAX_DEPTH = 512             # path array length (the tree never gets near it)
-GAME_SEED_STEP = 0x632BE5AB  # odd: the seeds of a session's games are all distinct
 # The opening_rave_equiv setting's reach. On 19x19 the AMAF values of opening moves are alike
 # within noise and, weighed as rave_equiv=1000 weighs them, outvote the move model's prior: the
 # more simulations, the further the moves stray from the professionals' (benchmarks/journal/,
@@ -67,7 +66,7 @@ OPENING_RAVE_MIN_SIZE = 19
 def game_seed(seed, games):
     """The seed of the search in a session's game after ``games`` searched games (the first
     game keeps ``seed``)."""
-    return options.normalize_seed(seed + GAME_SEED_STEP * games)
+    return options.derive_seed(seed, "game", games)
 
 
 class Worker:

@@ -67,7 +67,7 @@ def play_game(player, size, komi, random_moves, rng):
 def _play(job):
     """Play game ``number``; returns ``(number, sgf bytes, seconds)``."""
     number, size, komi, playouts, random_moves, seed, label = job
-    game_seed = options.normalize_seed(seed * 1_000_003 + number)
+    game_seed = options.derive_seed(seed, "game", number)
     started = time.perf_counter()
     player = _engine(game_seed, playouts)
     moves, score = play_game(player, size, komi, random_moves,
