@@ -224,10 +224,8 @@ def recipe_of(front, values):
         if name not in values:
             continue
         value = values.pop(name)
-        given = ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT,
-                                                       ParameterSource.DEFAULT_MAP, None)
         if not _usable(front, group, name):
-            if given:
+            if given(name):
                 why = NOT_USED.get((front, name)) or FRONTS[front][1]
                 raise click.UsageError(f"mcgo {front} does not use {decls[0]}: {why}")
             continue

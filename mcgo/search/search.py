@@ -396,7 +396,7 @@ class Search:
         ``--set`` value, else the one chosen for the net's board size (the shipped 9x9 net's,
         :attr:`SearchConfig.size_settings`), else the preset's."""
         if net is None:
-            return self.overrides.get(name, self.settings[name])
+            return self.settings[name]          # the preset's, with the --set values in it
         return self.config.size_setting(net.size, name, self.settings[name])
 
     def _value(self, board, net):
