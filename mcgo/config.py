@@ -64,9 +64,9 @@ class SearchConfig:
     ``policy_net_after``): a ``--set`` (``settings``) wins over them, they win over the
     preset. ``model_sizes``: the board sizes on which the move model gives the tree's
     priors (None: every size). The models themselves carry no search settings.
-    ``value_net``: a net with value heads (``mcgo learn value-net``) whose value of the
-    position after each move the policy net gives its prior to is ``value_prior`` more
-    virtual visits (on its board size; None: the policy net's own heads, if it has them)."""
+    ``value_net``: a net with value heads (``mcgo learn value-net``) whose value of
+    each node the policy net gives its prior to below the root is ``value_prior`` more
+    virtual visits of the node (on its board size; None: the policy net's own heads, if it has them)."""
     preset: str = options.DEFAULT_PRESET
     policy: str = options.DEFAULT_POLICY
     threads: int = 1

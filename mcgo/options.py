@@ -162,8 +162,9 @@ NAMED_SETTINGS = {s.name: s for s in (
                                      "alone; the shipped 9x9 net: 0 unless set)",
             strong=50, thesis=0),
     Setting("value_prior", float, "with a --value-net or a policy net that has value heads, "
-                                  "virtual visits of its value on each move where the policy "
-                                  "net's prior is given (0: none)",
+                                  "virtual visits of its value on each node below the root "
+                                  "that gets the policy net's prior (policy_net_after; 0: "
+                                  "none)",
             strong=0.0, thesis=0.0),
     Setting("opening_rave_equiv", float, "rave_equiv for the first OPENING_RAVE_MOVES moves of a "
                                          "game on 19x19 (0: rave_equiv throughout)",

@@ -165,13 +165,15 @@ def _compact_by_sgfmill(board, move, colour):
     return stones, liberties, moves
 
 
-def test_value_prior_gives_each_root_move_the_value_of_the_position_after_it(records):
-    """With ``value_prior`` W, each legal root move gets W virtual visits more than without,
+def test_value_prior_gives_each_node_with_the_visits_the_value_of_its_position(records):
+    """With ``value_prior`` W and ``policy_net_after`` N, each root move the search visited N
+    times gets W virtual visits of its own beyond the rules' and the policy net's priors,
     ``W * (1 - v)`` of them won, ``v`` the net's chance that the opponent wins the position
-    after the move (built by sgfmill here, the komi the opponent's); none without the
-    setting or on a net without heads. A separate value net (``--value-net``) beside a
-    policy net without heads gives the same visits as that net's own heads."""
-    from mcgo.search import Search
+    after the move (built by sgfmill here, the komi the opponent's); a move with fewer visits
+    gets none, nor any move on a net without heads. A separate value net (``--value-net``)
+    beside a policy net without heads values as that net's own heads do."""
+    from mcgo.search import Search, control, netprior
+    from mcgo.search.tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
     from mcgo.train.value_train import random_heads
     base = PN.load(PN.SIZE_NETS[9][0])
     heads = random_heads(base, seed=7)
@@ -182,31 +184,39 @@ def test_value_prior_gives_each_root_move_the_value_of_the_position_after_it(rec
     for colour, p in record.moves[:21]:
         board.play(p, colour)
     assert board.to_move == mcgo.WHITE
+    after, late = 20, 20 + netprior.SCAN_BATCHES * control.BATCH
+    search = Search(seed=1, policy="pattern", policy_prior=(net, 10.0))
+    search.run(board, playouts=1)
+    t = search.trees[0]
+    alone = {int(t.ints[MOVE, c]): (t.floats[PRIOR_VISITS, c], t.floats[PRIOR_WINS, c])
+             for c in t.children(t.root)}
     runs = {}
-    for name, n, settings, value_net in (
-            ("plain", net, {}, None), ("value", net, {"value_prior": 20.0}, None),
-            ("no heads", base, {"value_prior": 20.0}, None),
-            ("value net", base, {"value_prior": 20.0}, net)):
-        result = Search(seed=1, policy="pattern", policy_prior=(n, 10.0), settings=settings,
-                        value_net=value_net).run(board, playouts=100)
-        runs[name] = {m.move: m for m in result.moves}
-    plain, value = runs["plain"], runs["value"]
-    moves = [p for p in value if p != mcgo.PASS and p in plain]
-    assert len(moves) > 20
-    compact = [_compact_by_sgfmill(board, p, mcgo.WHITE) for p in moves]
+    for name, n, value_net in (("value", net, None), ("no heads", base, None),
+                               ("value net", base, net)):
+        search = Search(seed=1, policy="pattern", policy_prior=(n, 10.0), value_net=value_net,
+                        settings={"value_prior": 20.0, "policy_net_after": after})
+        search.run(board, playouts=3000)
+        t = search.trees[0]
+        runs[name] = {int(t.ints[MOVE, c]): (t.floats[VISITS, c], t.floats[PRIOR_VISITS, c],
+                                             t.floats[PRIOR_WINS, c])
+                      for c in t.children(t.root)}
+    value = runs["value"]
+    valued = [p for p, (v, _, _) in value.items() if v >= late and p != mcgo.PASS]
+    unvalued = [p for p, (v, _, _) in value.items() if v < after]
+    assert len(valued) >= 3 and len(unvalued) > 10
+    compact = [_compact_by_sgfmill(board, p, mcgo.WHITE) for p in valued]
     win, _, _ = net.values(PN.planes(*(np.stack(a) for a in zip(*compact))),
-                           np.full(len(moves), -7.0, np.float32))   # Black to move after
-    for p, w in zip(moves, win):
-        assert value[p].prior_visits - plain[p].prior_visits == pytest.approx(20.0)
-        assert value[p].prior_wins - plain[p].prior_wins == pytest.approx(20.0 * (1 - w), abs=1e-4)
-    assert value[mcgo.PASS].prior_visits == pytest.approx(plain[mcgo.PASS].prior_visits)
-    assert all(runs["no heads"][p].prior_visits == pytest.approx(plain[p].prior_visits)
-               for p in moves if p in runs["no heads"])
+                           np.full(len(valued), -7.0, np.float32))   # Black to move after
+    for p, w in zip(valued, win):
+        assert value[p][1] - alone[p][0] == pytest.approx(20.0)
+        assert value[p][2] - alone[p][1] == pytest.approx(20.0 * (1 - w), abs=1e-4)
+    for p in unvalued:
+        assert value[p][1:] == pytest.approx(alone[p])
     assert np.ptp(win) > 0.01                       # the moves' values differ
-    separate = runs["value net"]
-    for p in moves:
-        assert separate[p].prior_visits == pytest.approx(value[p].prior_visits)
-        assert separate[p].prior_wins == pytest.approx(value[p].prior_wins, abs=1e-6)
+    for p, (_, visits, wins) in runs["no heads"].items():
+        assert (visits, wins) == pytest.approx(alone[p])
+    for p, stats in runs["value net"].items():      # the same search, the same values
+        assert stats == pytest.approx(value[p])
 
 
 def test_selfplay_games_end_as_gnugo_counts_them_and_resume(gnugo_command, tmp_path):

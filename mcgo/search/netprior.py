@@ -7,18 +7,21 @@ setting ``N > 0`` so does each node below the root once it has ``N`` visits of i
 the search has shown that its replies matter (:func:`give_below`). A node gets it once: a
 set of the nodes given, per tree, says which.
 
-With the net's value heads (:attr:`mcgo.models.policy_net.PolicyNet.has_value`) and the
-``value_prior`` setting ``W > 0``, each child of such a node also gets ``W`` virtual visits,
-``W * v`` of them won, ``v`` the net's chance that the node's mover wins after the move: the
-positions of all the children in one batch (:func:`child_values`). So the value mixes with
-the playouts' as AlphaGo's lambda does, its share shrinking as the child's own visits come.
+With a net with value heads (``--value-net``, or the policy net's own:
+:attr:`mcgo.models.policy_net.PolicyNet.has_value`) and the ``value_prior`` setting
+``W > 0``, each node below the root that gets the prior (so only with ``policy_net_after``)
+also gets ``W`` virtual visits of its own, ``W * v`` of them won, ``v`` the net's chance that
+the move into the node wins: the positions of the nodes of one look in one batch
+(:func:`node_values`). So the net's value mixes with the playouts' where the search has
+already spent ``N`` visits, as AlphaGo's lambda does, its share shrinking as the node's own
+visits come; one forward pass a node, where valuing every child would cost one a move.
 
 The net is trained for one board size; on other sizes nothing gets its prior.
 """
 
 import numpy as np
 
-from ..board.kernels import LEGAL, PASS, TO_MOVE, WHITE, legal_moves, legality, play_legal
+from ..board.kernels import LEGAL, PASS, TO_MOVE, WHITE, legality, play_legal
 from ..models.policy_net import compact, planes
 from .tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
 
@@ -42,15 +45,14 @@ def ratios(net, pts, info):
     return out
 
 
-def give(tree, node, ratio, visits, values=None, value_visits=0.0):
+def give(tree, node, ratio, visits):
     """Add ``visits`` virtual visits, ``visits * r`` won, to each child of ``node`` whose move
     has a ratio, ``r`` its ratio over the best ratio among the children. The best child is the
     net's best move, unless a GUI's ``allow`` or ``avoid`` (:mod:`.movefilter`) left that move
     out of the tree: then the best move left takes the best move's prior, as KataGo
     renormalises its policy over the allowed moves. Otherwise the moves the search was told
     to read would all look lost against a move it may not play, and it would spend itself on
-    the pass. With ``values`` (:func:`child_values`), ``value_visits`` more virtual visits,
-    ``value_visits * values[move]`` won, to each child whose move has a value."""
+    the pass."""
     kids = tree.children(node)
     cols = np.arange(kids.start, kids.stop)
     r = ratio[tree.ints[MOVE, cols]]
@@ -60,43 +62,26 @@ def give(tree, node, ratio, visits, values=None, value_visits=0.0):
     r = r[keep] / r[keep].max()
     tree.floats[PRIOR_VISITS, cols[keep]] += visits
     tree.floats[PRIOR_WINS, cols[keep]] += visits * r
-    if values is not None and value_visits > 0:
-        v = values[tree.ints[MOVE, cols]]
-        known = ~np.isnan(v)
-        tree.floats[PRIOR_VISITS, cols[known]] += value_visits
-        tree.floats[PRIOR_WINS, cols[known]] += value_visits * v[known]
 
 
-def child_values(net, pts, info, zob, komi):
-    """The chance that the side to move of the position ``(pts, info)`` (``zob`` its
-    Zobrist table) wins after each of its
-    legal moves, by the net's value head (one batch of the positions after them), as an array
-    over the points (NaN elsewhere and at the pass); ``komi`` as the search counts it (White
-    gets it)."""
-    color = int(info[TO_MOVE])
-    size = net.size
-    moves = np.zeros(size * size + 1, dtype=np.int32)
-    n = legal_moves(pts, info, color, moves)
-    out = np.full(pts.shape[1], np.nan)
-    if not n:
-        return out
-    stones = np.empty((n, size, size), np.int8)
-    liberties = np.empty((n, size, size), np.int8)
-    last = np.empty((n, 3), np.int16)
-    for k in range(n):
-        p, i = pts.copy(), info.copy()
-        play_legal(p, i, zob, int(moves[k]), color)
-        stones[k], liberties[k], last[k] = compact(p, i)
-    # After the move the opponent is to move: the komi is its if it is White.
-    opponent_komi = komi if color != WHITE else -komi
-    win, _, _ = net.values(planes(stones, liberties, last), np.full(n, opponent_komi, np.float32))
-    out[moves[:n]] = 1.0 - win
-    return out
+def node_values(net, positions, komi):
+    """The chance that the player who made the last move of each position ``(pts, info)`` of
+    ``positions`` wins, by the net's value head (one batch), an array; ``komi`` as the search
+    counts it (White gets it)."""
+    stones = np.empty((len(positions), net.size, net.size), np.int8)
+    liberties = np.empty_like(stones)
+    last = np.empty((len(positions), 3), np.int16)
+    to_move = np.empty(len(positions), np.float32)
+    for k, (pts, info) in enumerate(positions):
+        stones[k], liberties[k], last[k] = compact(pts, info)
+        to_move[k] = komi if int(info[TO_MOVE]) == WHITE else -komi
+    win, _, _ = net.values(planes(stones, liberties, last), to_move)
+    return 1.0 - win
 
 
 def value_net(own, size, net):
-    """The net whose value heads value the positions after the moves the policy net ``net``
-    gives its prior to: ``own`` (``--value-net``) on its board ``size``, else ``net`` when it
+    """The net whose value heads value the nodes the policy net ``net`` gives its prior to
+    below the root: ``own`` (``--value-net``) on its board ``size``, else ``net`` when it
     has value heads, else None."""
     if own is not None and own.size == size:
         return own
@@ -109,10 +94,11 @@ def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, valu
     visits and children, not in ``given`` (which gets them). The nodes that qualify form a
     subtree under the root (a node has at most its parent's visits), so the walk goes down
     only through them; each one's position is replayed from the root's ``(pts0, info0)``.
-    ``value_net``: the net whose value heads give the values (default ``net``). Returns how
-    many nodes got the prior."""
-    value_net = net if value_net is None else value_net
+    With ``value_visits`` and ``value_net`` (a net with value heads), each such node also
+    gets ``value_visits`` virtual visits of its own, won as the net values its position
+    (:func:`node_values`; ``komi`` White's). Returns how many nodes got the prior."""
     count = 0
+    valued = []                                 # (node, position) for the value net
     stack = [(tree.root, ())]
     while stack:
         node, line = stack.pop()
@@ -129,9 +115,15 @@ def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, valu
             position = _replay(pts0, info0, zob, moves)
             ratio = None if position is None else ratios(net, *position)
             if ratio is not None:
-                values = child_values(value_net, *position, zob, komi) if value_visits > 0 else None
-                give(tree, c, ratio, visits, values, value_visits)
+                give(tree, c, ratio, visits)
                 count += 1
+            if position is not None and value_net is not None and value_visits > 0:
+                valued.append((c, position))
+    if valued:
+        nodes = np.array([c for c, _ in valued])
+        wins = node_values(value_net, [p for _, p in valued], komi)
+        tree.floats[PRIOR_VISITS, nodes] += value_visits
+        tree.floats[PRIOR_WINS, nodes] += value_visits * wins
     return count
 
 

@@ -306,8 +306,7 @@ class Search:
         (:mod:`.netprior`), so a root that had it as a node below the old root keeps it."""
         net, visits = self.policy_net_of(board)
         if net is not None:
-            ratio = values = None
-            value_net, value_visits = self._value(board, net)
+            ratio = None
             for i, t in enumerate(self.trees):
                 given = self._policy_nodes.setdefault(i, set())
                 if t.root not in given:
@@ -315,12 +314,8 @@ class Search:
                         ratio = netprior.ratios(net, board.pts, board.root_info)
                         if ratio is None:
                             break
-                        if value_visits:
-                            values = netprior.child_values(value_net, board.pts, board.root_info,
-                                                           board.zob, board.komi
-                                                           + board.scoring_offset())
                     given.add(t.root)
-                    netprior.give(t, t.root, ratio, visits, values, value_visits)
+                    netprior.give(t, t.root, ratio, visits)
         priors = []                             # (ratios, model, virtual visits)
         for ratios, source in ((self._ownership_ratios, self.ownership_prior),
                                (self._evaluator_ratios, self.evaluator_prior)):
@@ -400,8 +395,8 @@ class Search:
         return self.config.size_setting(net.size, name, self.settings[name])
 
     def _value(self, board, net):
-        """``(value net, virtual visits)`` of the value of the positions after the moves the
-        policy net ``net`` gives its prior to (:func:`.netprior.value_net`)."""
+        """``(value net, virtual visits)`` of the value of the nodes the policy net ``net``
+        gives its prior to below the root (:func:`.netprior.value_net`)."""
         value_net = netprior.value_net(self.config.value_net, board.size, net)
         visits = float(self.net_setting(net, "value_prior")) if value_net is not None else 0.0
         return value_net, visits
