@@ -76,7 +76,7 @@ def gtp(quiet, **values):
         from .gtp.engine import Engine
         config = recipe.engine_config(options.DEFAULT_GTP_SIZE, opened, quiet=quiet)
         engine = Engine(config, verbose=not quiet)
-        engine.warm_up()
+        engine.game.warm_up()
         return engine
 
     # Lines end at LF only: GTP discards a CR (section 3.1), it does not end a command.
@@ -161,7 +161,7 @@ def warmup():
     # that the kernels of their priors are compiled too.
     config = Recipe(casebase="default", ownership_prior="auto").engine_config(19)
     engine = Engine(config, out=io.StringIO(), verbose=False)
-    engine.warm_up()
+    engine.game.warm_up()
     # mcgo analysis's policy: the move model's scorer of every legal move.
     from .apps.analysis_query import policy_of
     from .board.board import Board

@@ -89,11 +89,11 @@ def test_ids_are_echoed(gtp):
 def test_boardsize_clear_board_komi(gtp):
     gtp.send("play b E5")
     gtp.send("boardsize 13")
-    assert gtp.engine.board.size == 13 and not gtp.engine.board.moves
+    assert gtp.engine.game.board.size == 13 and not gtp.engine.game.board.moves
     gtp.send("komi 6.5")
     gtp.send("play b D4")
     gtp.send("clear_board")
-    assert gtp.engine.board.komi == 6.5 and gtp.send("list_stones black") == ""
+    assert gtp.engine.game.board.komi == 6.5 and gtp.send("list_stones black") == ""
 
 
 def test_play_undo_and_genmove(gtp):
@@ -148,9 +148,9 @@ def test_thinking_time_runs_from_when_the_command_arrived():
     out = session.out
     session.engine.handle("genmove b\n", received_at=time.monotonic() - 10.0)
     assert re.fullmatch(r"= [A-HJ][1-9]\n\n", out.getvalue())
-    assert session.engine.search.last_result.seconds < 0.5
+    assert session.engine.game.search.last_result.seconds < 0.5
     session.engine.handle("genmove w\n")   # arrived now: the whole budget
-    assert session.engine.search.last_result.seconds > 2.0
+    assert session.engine.game.search.last_result.seconds > 2.0
 
 
 def test_handicap_commands(gtp):
@@ -162,7 +162,7 @@ def test_handicap_commands(gtp):
     gtp.send("clear_board")
     stones = gtp.send("place_free_handicap 5").split()
     assert len(stones) == 5 and set(stones) == set(gtp.send("list_stones black").split())
-    assert gtp.engine.board.to_move == mcgo.WHITE
+    assert gtp.engine.game.board.to_move == mcgo.WHITE
     gtp.send("clear_board")
     assert fails(gtp, "set_free_handicap A1 A1") == "bad vertex list"
     assert fails(gtp, "set_free_handicap A1") == "bad vertex list"
@@ -181,7 +181,7 @@ def test_loadsgf_and_printsgf_round_trip(gtp, tmp_path):
     assert gtp.send("list_stones white") == "C7"
     gtp.send(f"loadsgf {path}")
     assert gtp.send("list_stones white") == "C3 C7"
-    assert gtp.engine.board.komi == 6.5
+    assert gtp.engine.game.board.komi == 6.5
     text = gtp.send("printsgf")
     assert "B[ee]" in text and "W[cg]" in text and "SZ[9]" in text
     out = tmp_path / "out.sgf"

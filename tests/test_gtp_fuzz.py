@@ -82,7 +82,7 @@ def check_answers(batch):
             assert match.group(1) == words[0]
         if not keep_going:
             break
-        board = eng.board
+        board = eng.game.board
         assert K.check_consistency(board.pts, board.info, board.zob) == 0
 
 

@@ -53,7 +53,7 @@ def parse_vertex(text):
 
 
 def stones_of_engine(engine):
-    board = engine.board
+    board = engine.game.board
     out = set()
     for colour, name in ((board.BLACK, "b"), (board.WHITE, "w")):
         from mcgo.board import coords
@@ -104,7 +104,7 @@ def test_random_sessions_keep_the_board_of_a_reference_replay(ops):
     reference = Reference(9)
     for op in ops:
         kind = op[0]
-        size = session.engine.board.size
+        size = session.engine.game.board.size
         if kind == "boardsize":
             assert framed(session, f"boardsize {op[1]}")[0]
             reference = Reference(op[1])
@@ -126,7 +126,7 @@ def test_random_sessions_keep_the_board_of_a_reference_replay(ops):
             if framed(session, "undo")[0]:
                 reference.undo()
             else:
-                assert not session.engine.board.history
+                assert not session.engine.game.board.history
         elif kind == "fixed_handicap":
             ok, answer = framed(session, f"fixed_handicap {op[1]}")
             if ok:

@@ -100,9 +100,9 @@ def test_a_game_with_set_up_stones_and_three_moves_round_trips(tmp_path):
     assert sorted(board.list_occupied_points()) == sorted(
         [("b", p) for p in [(2, 2), (6, 6), (4, 3)]] + [("w", p) for p in [(2, 6), (6, 2)]])
     # The board's history says the same: one set-up, then the moves.
-    history = engine.engine.board.history
+    history = engine.engine.game.board.history
     assert isinstance(history[0], Setup) and all(isinstance(e, Move) for e in history[1:])
-    assert engine.engine.board.last_move == coords.from_gtp("E6", 9)
+    assert engine.engine.game.board.last_move == coords.from_gtp("E6", 9)
 
 
 @pytest.mark.parametrize("stones", [2, 5, 9])

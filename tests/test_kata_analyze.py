@@ -190,7 +190,7 @@ def test_kata_analyze_lines_follow_katagos_format():
     assert head == "=7" and len(lines) >= 2
     for line in lines:
         groups = parse_kata_line(line, 9)
-        infos = check_info_groups(groups, engine.board, mcgo.BLACK, 9)
+        infos = check_info_groups(groups, engine.game.board, mcgo.BLACK, 9)
         assert 4 <= len(infos) <= 12
         kinds = [kind for kind, _ in groups]
         assert kinds == ["info"] * len(infos) + ["rootInfo", "ownership", "ownershipStdev"]
@@ -218,7 +218,7 @@ def test_plain_kata_analyze_keeps_the_pv_last_in_each_group():
     for line in answer.split("\n")[1:]:
         for entry in re.split(r" (?=info )", line):
             assert re.fullmatch(r"info move \S+ .* pv(?: (?:pass|[A-HJ-T]\d+))+", entry), entry
-        check_info_groups(parse_kata_line(line, 9), engine.board, mcgo.BLACK, 9)
+        check_info_groups(parse_kata_line(line, 9), engine.game.board, mcgo.BLACK, 9)
 
 
 @pytest.mark.parametrize("color,sign", [("b", 1.0), ("w", -1.0)])
@@ -254,8 +254,8 @@ def test_kata_genmove_analyze_streams_then_plays():
         check_info_groups(groups, before, mcgo.WHITE, 9)
         assert len(dict(groups)["ownership"]) == 81
     vertex = play.split()[1]
-    assert engine.board.history[-1].color == mcgo.WHITE        # white played it
-    assert coords.to_gtp(engine.board.history[-1].point, 9) == vertex
+    assert engine.game.board.history[-1].color == mcgo.WHITE        # white played it
+    assert coords.to_gtp(engine.game.board.history[-1].point, 9) == vertex
 
 
 def test_kata_analyze_arguments_are_checked_before_the_answer():
@@ -293,7 +293,7 @@ def test_kata_params_change_what_the_engine_reports_and_does():
     gtp.send("kata-set-param maxVisits 60")
     assert gtp.send("kata-get-param playouts") == "60"
     gtp.send("genmove b")
-    assert 60 <= gtp.engine.search.last_result.simulations < 120   # the new limit holds
+    assert 60 <= gtp.engine.game.search.last_result.simulations < 120   # the new limit holds
     gtp.send("kata-set-param maxTime 2.5")
     assert float(gtp.send("kata-get-param seconds")) == 2.5
     gtp.send("kata-set-param maxTime none")
@@ -301,7 +301,7 @@ def test_kata_params_change_what_the_engine_reports_and_does():
     gtp.send("kata-set-param numSearchThreads 2")
     assert gtp.send("kata-get-param numSearchThreads") == "2"
     gtp.send("genmove w")
-    assert len(gtp.engine.search.workers) == 2
+    assert len(gtp.engine.game.search.workers) == 2
     assert fails(gtp, "kata-set-param frobnicate 1") == "unknown parameter frobnicate"
     assert fails(gtp, "kata-get-param frobnicate") == "unknown parameter frobnicate"
     for bad in ("rave_equiv -1", "rave_equiv nan", "expand_after 1.5", "maxVisits 0",
@@ -318,14 +318,14 @@ def test_kata_set_param_configures_the_engine_as_set_does():
     by_set = Session(size=9, komi=7.0, seed=1, playouts=300, settings={"expand_after": 10 ** 6})
     by_gtp = Session(size=9, komi=7.0, seed=1, playouts=300)
     by_gtp.send("kata-set-param expand_after 1000000")
-    assert by_gtp.engine.config == by_set.engine.config
+    assert by_gtp.engine.game.config == by_set.engine.game.config
     assert by_gtp.send("genmove b") == by_set.send("genmove b")
     for session in (by_set, by_gtp):
-        assert session.engine.search.trees[0].used == 1 + 81 + 1   # the root, its moves, pass
+        assert session.engine.game.search.trees[0].used == 1 + 81 + 1   # the root, its moves, pass
         session.send("kata-set-param numSearchThreads 2")
-        check = session.engine.player.pass_search.config
+        check = session.engine.game.player.pass_search.config
         assert check.threads == 2 and check.settings == {"expand_after": 10 ** 6}
-    assert by_gtp.engine.config == by_set.engine.config
+    assert by_gtp.engine.game.config == by_set.engine.game.config
 
 
 def test_kata_get_rules_names_area_scoring_and_positional_superko():
@@ -351,7 +351,7 @@ def test_pondering_answers_at_once_and_the_next_move_reuses_it():
     sender.send(f"play w {reply.rstrip(':')}")
     engine.ponder = False                        # keep the genmove's own result to look at
     sender.send("genmove b")
-    result = engine.search.last_result
+    result = engine.game.search.last_result
     assert result.simulations < 2 * playouts
     # The root starts with the pondered visits of the opponent's move, then adds its own.
     assert result.root_visits >= 0.9 * pondered + playouts

@@ -42,7 +42,7 @@ def fuego_ladder_cases(fuego_regression_dir):
             continue
         name, target = step.command.split()
         assert name in ("go_ladder", "go_static_ladder") and step.expectation.pattern in FUEGO_STATUS
-        cases.append((step.test_id, session.engine.board.copy(), target, step.expectation.pattern))
+        cases.append((step.test_id, session.engine.game.board.copy(), target, step.expectation.pattern))
     return cases
 
 

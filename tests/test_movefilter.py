@@ -64,10 +64,10 @@ def tree_nodes_by_depth(search):
 
 def test_avoid_holds_until_its_depth_and_not_after():
     session = Session(size=9, playouts=3000, seed=1)
-    search = session.engine.search
+    search = session.engine.game.search
     e5 = coords.from_gtp("E5", 9)
     search.move_filter = MoveFilter.parse(["avoid", "b", "E5", "3", "avoid", "w", "E5", "2"], 9)
-    search.run(session.engine.board.copy(), playouts=3000)
+    search.run(session.engine.game.board.copy(), playouts=3000)
     nodes = tree_nodes_by_depth(search)
     on_e5 = [(depth, 'b' if depth % 2 else 'w') for depth, _, move in nodes if move == e5]
     assert on_e5, "the tree never reached E5"

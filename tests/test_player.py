@@ -35,14 +35,14 @@ def test_a_failed_pass_check_keeps_the_main_tree(fuego_regression_dir, monkeypat
     monkeypatch.setattr(player_module.Player, "pass_holds", spy)
     engine = Session(size=9, playouts=1000, seed=1)
     engine.send(f"loadsgf {fuego_regression_dir / VITAL}")
-    before = list(engine.engine.board.history)
+    before = list(engine.engine.game.board.history)
     assert engine.send("genmove b") == "B1"
     assert checks == [False]
-    main = engine.engine.search
+    main = engine.engine.game.search
     assert main.last_board.history == before and main.last_board.to_move == mcgo.BLACK
     assert main.last_result.best_move == coords.from_gtp("B1", 9)
     assert main.last_result.simulations >= 1000
-    check = engine.engine.player.pass_search
+    check = engine.engine.game.player.pass_search
     assert check is not main and check.last_board.history[-1] == (mcgo.BLACK, mcgo.PASS)
     tree = engine.send("mcgo-tree 3").split("\n")
     assert tree[0].startswith("B1: "), tree
@@ -55,7 +55,7 @@ def test_the_pass_check_search_is_seeded_from_the_engine_seed(fuego_regression_d
         engine = Session(size=9, playouts=1000, seed=5)
         engine.send(f"loadsgf {fuego_regression_dir / VITAL}")
         engine.send("genmove b")
-        r = engine.engine.player.pass_search.last_result
+        r = engine.engine.game.player.pass_search.last_result
         results.append([(m.move, m.visits, m.wins) for m in r.moves])
     assert results[0] == results[1] and results[0]
 
@@ -100,7 +100,7 @@ def test_final_score_and_status_lists_estimate_once(gnugo_command, monkeypatch):
         gnugo.send("boardsize 9")
         gnugo.send("komi 7")
         gnugo.send("clear_board")
-        for color, point in ours.engine.board.moves:
+        for color, point in ours.engine.game.board.moves:
             gnugo.send(f"play {'b' if color == mcgo.BLACK else 'w'} {coords.to_gtp(point, 9)}")
         expected_score = gnugo.send("final_score")
         expected_dead = sorted(gnugo.send("final_status_list dead").split())

@@ -49,7 +49,7 @@ def test_uct_param_player_switches_between_search_and_playouts():
     assert session.send("uct_param_player") == "resign_threshold 0.1\nsearch_mode uct"
     assert fails(session, "uct_param_player max_games 1000") == "unsupported parameter max_games"
     session.send("uct_param_player resign_threshold 0")                 # never resign
-    assert session.engine.player.resign == 0.0
+    assert session.engine.game.player.resign == 0.0
     assert fails(session, "uct_param_player resign_threshold 2") == \
         "resign_threshold must be a win rate from 0 to 1, not 2"
     assert fails(session, "uct_param_player search_mode fast") == \
@@ -58,7 +58,7 @@ def test_uct_param_player_switches_between_search_and_playouts():
     assert session.send("uct_param_player").endswith("\nsearch_mode playout_policy")
     session.send("uct_param_player search_mode uct")
     assert session.send("uct_param_player").endswith("\nsearch_mode uct")
-    assert session.engine.move_player is None              # genmove searches again
+    assert session.engine.game.move_player is None              # genmove searches again
 
 
 def test_player_playout_on_the_command_line(fuego_regression_dir):

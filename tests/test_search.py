@@ -311,7 +311,7 @@ def test_named_settings_reach_the_search_of_a_gtp_engine():
         session = Session(playouts=500, seed=1, settings=settings)
         session.send("boardsize 9")
         session.send("genmove b")
-        search = session.engine.player.search
+        search = session.engine.game.player.search
         sizes[bool(settings)] = search.workers[0].tree.used
     assert sizes[True] == 1 + 81 + 1           # the root, its 81 moves and the pass
     assert sizes[False] > 2 * sizes[True]

@@ -509,7 +509,7 @@ def test_a_record_with_a_triple_ko_loads_to_its_last_move(fuego_regression_dir):
     assert "forbidden if situational superko" in " ".join(record.comments.values())
     session = Session(size=9)
     assert session.send(f"loadsgf {path}") == "black"
-    board = session.engine.board
+    board = session.engine.game.board
     assert len(board.moves) == len(record.moves) == 6
     (game,) = sgfmill_games(path.read_bytes())
     ref_board, played, error = sgfmill_replay(game)

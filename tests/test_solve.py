@@ -114,7 +114,7 @@ def test_the_tsumego_frame_settles_the_outside():
     stones' box grown by one there are only black stones and black single-point eyes."""
     from mcgo.board.kernels import COLOR, OFFBOARD
     from mcgo.apps.solve import attacker_of, framed
-    board = Session(size=19).engine.board
+    board = Session(size=19).engine.game.board
     board.setup(black=[coords.from_sgf(v, 19) for v in "qa qb qc pd pe pf og ng lf le kd lc lb".split()],
                 white=[coords.from_sgf(v, 19) for v in "pa pb pc nc mc od oe ne me".split()])
     board.to_move = WHITE
@@ -156,7 +156,7 @@ def test_a_heavy_scorer_prior_makes_the_search_play_the_scorers_move():
     for seed in (1, 2, 3, 4):
         session = Session(size=9, playouts=200, seed=seed, move_scorer=scorer, cfg_prior=100.0)
         session.send("play b E5")
-        board = session.engine.board.copy()
+        board = session.engine.game.board.copy()
         legal = board.legal_moves()
         scores = scorer.score_moves(board, legal, WHITE)
         best = {coords.to_gtp(p, 9) for p, s in zip(legal, scores) if s == scores.max()}

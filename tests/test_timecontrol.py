@@ -88,7 +88,7 @@ def settings_command(system, main, byo, count, kgs):
 
 
 def play_random_move(session, rng):
-    board = session.engine.board
+    board = session.engine.game.board
     moves = board.legal_moves()
     point = rng.choice(moves) if moves else mcgo.PASS
     letter = "b" if board.to_move == mcgo.BLACK else "w"
@@ -126,11 +126,11 @@ def test_the_plan_never_exceeds_the_time_left(system, main, byo, count, kgs, siz
     clocks = {mcgo.BLACK: Referee(system, main, byo, count),
               mcgo.WHITE: Referee(system, main, byo, count)}
     for n in range(moves):
-        color = engine.board.to_move
+        color = engine.game.board.to_move
         clock = clocks[color]
         if tell:
             session.send(clock.time_left("b" if color == mcgo.BLACK else "w"))
-        limits = engine.player.limits(engine.board, color)
+        limits = engine.game.player.limits(engine.game.board, color)
         available = clock.available()
         assert limits.desired <= limits.seconds
         if available >= 2 * SAFETY_SECONDS:
@@ -138,7 +138,7 @@ def test_the_plan_never_exceeds_the_time_left(system, main, byo, count, kgs, siz
         spent = spend[n % len(spend)] * limits.seconds
         clock.charge(spent)
         if not tell:
-            engine.clock.used(color, spent)
+            engine.game.clock.used(color, spent)
         # Only absolute time runs out, and only with less left than a move's minimum.
         assert not clock.lost or (system == "absolute" and available < 2 * MIN_THINK)
         if clock.lost:
@@ -163,9 +163,9 @@ def test_more_time_a_move_in_the_middle_game_than_in_the_opening_and_the_endgame
     clocks = {c: Referee(system, main, byo, count) for c in (mcgo.BLACK, mcgo.WHITE)}
     spent = []
     for _ in range(260):
-        color = engine.board.to_move
+        color = engine.game.board.to_move
         session.send(clocks[color].time_left("b" if color == mcgo.BLACK else "w"))
-        desired = engine.player.limits(engine.board, color).desired
+        desired = engine.game.player.limits(engine.game.board, color).desired
         clocks[color].charge(desired)
         assert not clocks[color].lost
         spent.append(desired)
@@ -189,7 +189,7 @@ def test_kgs_time_settings_in_all_its_forms():
         session = new_session(19, commands[0])
         for command in commands[1:]:
             session.send(command)
-        return session.engine.player.limits(board, mcgo.BLACK)
+        return session.engine.game.player.limits(board, mcgo.BLACK)
 
     assert plan("kgs-time_settings none").seconds is None
     assert plan("kgs-time_settings absolute 60", "time_left b 10 0").seconds <= 10 - SAFETY_SECONDS
@@ -218,20 +218,20 @@ def test_genmove_thinks_within_the_plan_and_counts_its_own_time(monkeypatch):
     session = new_session(9, "time_settings 60 0 0")
     engine = session.engine
     seen = {}
-    run = engine.player.search.run
+    run = engine.game.player.search.run
 
     def recording_run(*args, **kwargs):
         seen.update(kwargs)
         return run(*args, **kwargs)
 
-    monkeypatch.setattr(engine.player.search, "run", recording_run)
-    plan = engine.clock.plan(engine.board, mcgo.BLACK)
+    monkeypatch.setattr(engine.game.player.search, "run", recording_run)
+    plan = engine.game.clock.plan(engine.game.board, mcgo.BLACK)
     session.send("genmove b")
     assert 0 < seen["desired"] <= seen["seconds"] <= plan.worst
     assert seen["early_stop"]                       # main time: time saved is kept
-    left, stones = engine.clock.left[mcgo.BLACK]
+    left, stones = engine.game.clock.left[mcgo.BLACK]
     assert stones == 0 and left < 60
-    assert mcgo.WHITE not in engine.clock.left      # white's clock did not run
+    assert mcgo.WHITE not in engine.game.clock.left      # white's clock did not run
 
 
 # --------------------------------------------------------------------------- the search

@@ -53,7 +53,7 @@ def main(game, move, sims, seeds, policy, model_choice, settings, top):
             for c, q in before:
                 engine.execute("play", [color_word(c), coords.to_gtp(q, 19)])
             answer = engine.execute("reg_genmove", [color_word(color)])
-            stats = engine.search.root_stats(engine.search.last_board)
+            stats = engine.game.search.root_stats(engine.game.search.last_board)
             print(f"{name} move {move}, professional {coords.to_gtp(pro, 19)}, {n} simulations, "
                   f"seed {seed}: {answer}")
             shown = stats[:top]

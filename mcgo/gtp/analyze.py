@@ -31,7 +31,7 @@ def lz_arguments(engine, args):
     (accepted; every searched move is listed), and ``allow|avoid PLAYER VERTEX,...
     UNTILDEPTH`` (the search's :class:`~mcgo.search.movefilter.MoveFilter`). Anything else
     is an error, never ignored. Sets the engine's move filter for this command."""
-    color = engine.board.to_move
+    color = engine.game.board.to_move
     interval = ANALYZE_INTERVAL
     rest = list(args)
     if rest and is_color(rest[0]):
@@ -53,16 +53,16 @@ def lz_arguments(engine, args):
                 interval = value / 100.0
         else:
             raise GtpError(f"unknown argument {key}")
-    engine.set_move_filter(clauses)
+    engine.game.set_move_filter(clauses)
     return color, interval
 
 
 def lz_analyze(engine, args):
     color, interval = lz_arguments(engine, args)
-    board = engine.board_for(color)
+    board = engine.game.board_for(color)
     engine.open_answer()
     engine.analyze_in_background(
-        board, interval, lambda result: analysis_text.lz_info_line(engine.search, result, board.size))
+        board, interval, lambda result: analysis_text.lz_info_line(engine.game.search, result, board.size))
     return STREAMING
 
 
@@ -71,11 +71,11 @@ def lz_genmove_analyze(engine, args):
     if not args or not is_color(args[0]):
         raise GtpError("syntax error")
     engine.open_answer()
-    board_size = engine.board.size
+    board_size = engine.game.board.size
 
     def report(result):
         if result.simulations:
-            engine.write(analysis_text.lz_info_line(engine.search, result, board_size) + "\n")
+            engine.write(analysis_text.lz_info_line(engine.game.search, result, board_size) + "\n")
 
     try:
         move = engine.genmove(parse_color(args[0]), on_progress=report,
@@ -98,7 +98,7 @@ def kata_arguments(engine, args):
     ``movesOwnership`` is accepted but not given (the search keeps no ownership per move).
     Any other key is an error, never ignored. Sets the engine's move filter for this
     command."""
-    request = analysis_text.KataRequest(color=engine.board.to_move, interval=ANALYZE_INTERVAL)
+    request = analysis_text.KataRequest(color=engine.game.board.to_move, interval=ANALYZE_INTERVAL)
     rest = list(args)
     clauses = []
     if rest and is_color(rest[0]):
@@ -126,14 +126,14 @@ def kata_arguments(engine, args):
             setattr(request, KATA_FLAGS[lower], parse_bool(value))
         else:
             raise GtpError(f"unknown argument {key}")
-    engine.set_move_filter(clauses)
+    engine.game.set_move_filter(clauses)
     if request.moves_ownership and engine.verbose:
         log("kata-analyze: movesOwnership is not available (no ownership per move)")
     return request
 
 
 def _kata_line(engine, board, request):
-    return lambda result: analysis_text.kata_info_line(engine.search, result, board, request)
+    return lambda result: analysis_text.kata_info_line(engine.game.search, result, board, request)
 
 
 def kata_analyze(engine, args):
@@ -141,7 +141,7 @@ def kata_analyze(engine, args):
     move) until the next line arrives, writing a :func:`analysis_text.kata_info_line` every
     interval; the answer ends with an empty line when it stops."""
     request = kata_arguments(engine, args)
-    board = engine.board_for(request.color)
+    board = engine.game.board_for(request.color)
     engine.open_answer()
     engine.analyze_in_background(board, request.interval, _kata_line(engine, board, request))
     return STREAMING
@@ -153,7 +153,7 @@ def kata_genmove_analyze(engine, args):
     pass``, ``play resign``) and the empty line. Not stopped by later input."""
     request = kata_arguments(engine, args)
     engine.open_answer()
-    report = _kata_line(engine, engine.board_for(request.color), request)
+    report = _kata_line(engine, engine.game.board_for(request.color), request)
 
     def on_progress(result):
         if result.simulations:
@@ -168,7 +168,7 @@ def kata_genmove_analyze(engine, args):
         log(f"kata-genmove_analyze failed: {e!r}\n{traceback.format_exc()}")
         answer = "pass"
         try:
-            engine.board.play(PASS, request.color)
+            engine.game.board.play(PASS, request.color)
         except IllegalMove:
             pass
     engine.write(f"play {answer}\n\n")

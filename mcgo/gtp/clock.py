@@ -11,7 +11,7 @@ def time_settings(engine, args):
     need(args, 3, 3)
     main, byo, stones = parse_int(args[0]), parse_int(args[1]), parse_int(args[2])
     try:
-        engine.clock.set(main, byo, stones)
+        engine.game.clock.set(main, byo, stones)
     except ValueError:
         raise GtpError("syntax error") from None
     return ""
@@ -21,7 +21,7 @@ def time_left(engine, args):
     need(args, 3, 3)
     color = parse_color(args[0])
     try:
-        engine.clock.time_left(color, parse_float(args[1]), parse_int(args[2]))
+        engine.game.clock.time_left(color, parse_float(args[1]), parse_int(args[2]))
     except ValueError:
         raise GtpError("syntax error") from None
     return ""

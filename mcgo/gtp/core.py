@@ -45,38 +45,38 @@ def boardsize(engine, args):
     size = parse_int(args[0])
     if not coords.MIN_SIZE <= size <= coords.MAX_SIZE:
         raise GtpError("unacceptable size")
-    engine.new_board(size, engine.board.komi)
+    engine.game.new_board(size, engine.game.board.komi)
     return ""
 
 
 def clear_board(engine, args):
-    engine.new_board(engine.board.size, engine.board.komi)
+    engine.game.new_board(engine.game.board.size, engine.game.board.komi)
     return ""
 
 
 def komi(engine, args):
     need(args, 1, 1)
-    engine.set_komi(parse_float(args[0]))
+    engine.game.set_komi(parse_float(args[0]))
     return ""
 
 
 def fixed_handicap(engine, args):
     need(args, 1, 1)
-    return engine.fixed_handicap(parse_int(args[0], "invalid number of stones"))
+    return engine.game.fixed_handicap(parse_int(args[0], "invalid number of stones"))
 
 
 def place_free_handicap(engine, args):
     need(args, 1, 1)
     stones = parse_int(args[0], "invalid number of stones")
     try:
-        points = handicap.free_points(engine.board.size, stones)
+        points = handicap.free_points(engine.game.board.size, stones)
     except ValueError:
         raise GtpError("invalid number of stones") from None
-    return engine.place_handicap(points)
+    return engine.game.place_handicap(points)
 
 
 def set_free_handicap(engine, args):
-    size = engine.board.size
+    size = engine.game.board.size
     if len(args) < 2 or len(args) >= size * size:
         raise GtpError("bad vertex list")
     try:
@@ -86,7 +86,7 @@ def set_free_handicap(engine, args):
     if PASS in points or len(set(points)) != len(points):
         raise GtpError("bad vertex list")
     try:
-        engine.place_handicap(points)
+        engine.game.place_handicap(points)
     except ValueError:
         raise GtpError("bad vertex list") from None
     return ""
@@ -94,13 +94,13 @@ def set_free_handicap(engine, args):
 
 # ------------------------------------------------------------------ moves
 def play(engine, args):
-    color, point = color_and_vertex(args, engine.board.size)
-    engine.play(color, point)
+    color, point = color_and_vertex(args, engine.game.board.size)
+    engine.game.play(color, point)
     return ""
 
 
 def undo(engine, args):
-    engine.undo()
+    engine.game.undo()
     return ""
 
 
@@ -118,50 +118,50 @@ def reg_genmove(engine, args):
 def set_random_seed(engine, args):
     """Any integer, reduced modulo 2^64 (:func:`mcgo.options.normalize_seed`)."""
     need(args, 1, 1)
-    engine.set_seed(parse_int(args[0]))
+    engine.game.set_seed(parse_int(args[0]))
     return ""
 
 
 # ------------------------------------------------------------------ scoring
 def final_score(engine, args):
-    return engine.final_score()
+    return engine.game.final_score()
 
 
 def final_status_list(engine, args):
     need(args, 1, 1)
     # One line per chain, as GNU Go answers.
-    return "\n".join(" ".join(coords.to_gtp(q, engine.board.size) for q in chain)
-                     for chain in engine.chains(args[0].lower()))
+    return "\n".join(" ".join(coords.to_gtp(q, engine.game.board.size) for q in chain)
+                     for chain in engine.game.chains(args[0].lower()))
 
 
 # ------------------------------------------------------------------ queries
 def showboard(engine, args):
-    b = engine.board
+    b = engine.game.board
     return (f"\n{str(b)}\nblack captured {b.captures(BLACK)}, white captured "
             f"{b.captures(WHITE)}, komi {b.komi:g}, "
             f"{'black' if b.to_move == BLACK else 'white'} to move")
 
 
 def is_legal(engine, args):
-    color, point = color_and_vertex(args, engine.board.size)
-    return "1" if engine.board.is_legal(point, color) else "0"
+    color, point = color_and_vertex(args, engine.game.board.size)
+    return "1" if engine.game.board.is_legal(point, color) else "0"
 
 
 def all_legal(engine, args):
     need(args, 1, 1)
     color = parse_color(args[0])
-    return " ".join(coords.to_gtp(p, engine.board.size) for p in engine.board.legal_moves(color))
+    return " ".join(coords.to_gtp(p, engine.game.board.size) for p in engine.game.board.legal_moves(color))
 
 
 def list_stones(engine, args):
     need(args, 1, 1)
     color = parse_color(args[0])
-    return " ".join(coords.to_gtp(p, engine.board.size) for p in engine.board.stones(color))
+    return " ".join(coords.to_gtp(p, engine.game.board.size) for p in engine.game.board.stones(color))
 
 
 def captures(engine, args):
     need(args, 1, 1)
-    return str(engine.board.captures(parse_color(args[0])))
+    return str(engine.game.board.captures(parse_color(args[0])))
 
 
 COMMANDS = {

@@ -4,8 +4,9 @@ The engine is the protocol front: it parses each line, answers it by the command
 (:mod:`mcgo.gtp.commands`), and runs the analysis and pondering threads. The game (board,
 komi, handicap, rules, the player that thinks, its clock, the judge, the configuration) is a
 :class:`mcgo.engine.game.Game` of its own, which the terminal game drives too: the commands
-read the game's state and ask it for moves through the engine (its attributes are the
-game's), and a request the game refuses (:class:`~mcgo.engine.game.GameError`) is answered
+read the game's state and make its requests through ``engine.game`` (the one door: the
+engine itself holds only the protocol's state, the threads and the thinking that is
+timed from a command's arrival), and a request the game refuses (:class:`~mcgo.engine.game.GameError`) is answered
 ``? message``.
 
 The commands live by family: GTP 2 itself (:mod:`~mcgo.gtp.core`, with time control in
@@ -23,7 +24,7 @@ its tree, so a ``genmove`` after the opponent's move starts from what was ponder
 that leave the position as it was (``time_left``, ``name``...) let it ponder on afterwards;
 ``stop`` (KataGo's) ends it until the next ``genmove``.
 
-Case-base seam: ``engine.opening_advisor`` (the player's, default None) may be any object
+Case-base seam: ``engine.game.opening_advisor`` (the player's, default None) may be any object
 with a method ``advise(board) -> (root_bonus, labels)`` (see :mod:`mcgo.engine.player`). It is
 asked before every ``genmove``-like search.
 """
@@ -58,13 +59,6 @@ class Engine:
         self._analysis = None        # (thread, stop event, closes an answer) running now
         self._ponder_position = None  # the board to ponder on while it stays the position
 
-    def __getattr__(self, name):
-        # The game's state and its requests (board, player, search, configure...), read
-        # through the engine: the commands' one door to the game.
-        if name == "game":
-            raise AttributeError(name)
-        return getattr(self.game, name)
-
     # ------------------------------------------------------------ thinking
     def think(self, board, on_progress=None, interval=None):
         """The game's search of ``board`` within the limits, timed from the command's
@@ -75,7 +69,7 @@ class Engine:
         """Choose ``color``'s move and play it; its GTP text (``resign`` plays nothing).
         ``cleanup``: ``kgs-genmove_cleanup`` (take the dead stones off before passing)."""
         move, answer = self.game.genmove(color, cleanup, self.received_at, on_progress, interval)
-        self._ponder_position = self.board.copy() if self.ponder and move is not None else None
+        self._ponder_position = self.game.board.copy() if self.ponder and move is not None else None
         return answer
 
     def choose_move(self, color, cleanup=False, on_progress=None, interval=None):
@@ -119,9 +113,9 @@ class Engine:
         self.received_at = time.monotonic() if received_at is None else received_at
         try:
             self.stop_analysis()
-            self.search.move_filter = None       # allow/avoid hold for one command
+            self.game.search.move_filter = None       # allow/avoid hold for one command
             keep_going = self._handle(raw)
-            self.search.move_filter = None
+            self.game.search.move_filter = None
         finally:
             self.received_at = None
         if keep_going:
@@ -182,7 +176,7 @@ class Engine:
                 if text:                 # an empty line would end the answer
                     self.write(text + "\n")
 
-        run = self.player.analysis(board, stop, report, interval, self.search.move_filter)
+        run = self.game.player.analysis(board, stop, report, interval, self.game.search.move_filter)
         self._start_background(_logging_failures(run, "analysis"), stop, closes_answer=True)
 
     def _start_background(self, target, stop, closes_answer):
@@ -213,7 +207,7 @@ class Engine:
         position = self._ponder_position
         if position is None or self._analysis is not None:
             return
-        b = self.board
+        b = self.game.board
         if (b.size, b.komi, b.scoring, b.to_move) != (position.size, position.komi,
                                                       position.scoring, position.to_move) \
                 or b.history != position.history:
@@ -222,7 +216,7 @@ class Engine:
         board = b.copy()
         stop = threading.Event()
         self._start_background(
-            _logging_failures(lambda: self.player.ponder(board, stop), "pondering"), stop,
+            _logging_failures(lambda: self.game.player.ponder(board, stop), "pondering"), stop,
             closes_answer=False)
 
 

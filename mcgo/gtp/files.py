@@ -43,15 +43,15 @@ def loadsgf(engine, args):
     played = len(record.moves) if limit is None else min(limit, len(record.moves))
     if played < len(record.moves):
         board.to_move = record.moves[played][0]
-    board.komi = engine.board.komi if record.komi is None else record.komi
+    board.komi = engine.game.board.komi if record.komi is None else record.komi
     handicap = (len(record.setup.black) or record.handicap) if record.handicap >= 2 else 0
-    engine.set_position(board, handicap)
+    engine.game.set_position(board, handicap)
     return "black" if board.to_move == BLACK else "white"
 
 
 def printsgf(engine, args):
     """The game as an SGF record: the answer, or (with a file name) written to that file."""
-    record = sgf.record_from_board(engine.board, handicap=engine.handicap)
+    record = sgf.record_from_board(engine.game.board, handicap=engine.game.handicap)
     text = sgf.write_sgf(record).decode("utf-8", errors="replace")
     if args:
         try:

@@ -14,8 +14,8 @@ def go_rules(engine, args):
     rule set of the scoring, as Fuego names it."""
     need(args, 0, 1)
     if not args:
-        return "japanese" if engine.scoring == "territory" else "chinese"
-    engine.set_rules(args[0])
+        return "japanese" if engine.game.scoring == "territory" else "chinese"
+    engine.game.set_rules(args[0])
     return ""
 
 
@@ -25,8 +25,8 @@ def go_param_rules(engine, args):
     ``genmove`` is then a ``kgs-genmove_cleanup``)."""
     need(args, 0, 2)
     if not args:
-        return (f"capture_dead {int(engine.capture_dead)}\n"
-                f"japanese_scoring {int(engine.scoring == 'territory')}")
+        return (f"capture_dead {int(engine.game.capture_dead)}\n"
+                f"japanese_scoring {int(engine.game.scoring == 'territory')}")
     need(args, 2, 2)
     key, value = args[0].lower(), args[1]
     if key not in ("japanese_scoring", "capture_dead"):
@@ -36,7 +36,7 @@ def go_param_rules(engine, args):
     if key == "capture_dead":
         engine.game.capture_dead = value == "1"
     else:
-        engine.set_rules("japanese" if value == "1" else "chinese")
+        engine.game.set_rules("japanese" if value == "1" else "chinese")
     return ""
 
 
@@ -46,22 +46,22 @@ def uct_param_player(engine, args):
     (``genmove`` searches, or plays the playout policy's move, as Fuego's ``playout_*.tst``
     regression files ask)."""
     need(args, 0, 2)
-    mode = "playout_policy" if engine.plays_playout_policy else "uct"
+    mode = "playout_policy" if engine.game.plays_playout_policy else "uct"
     if not args:
-        return f"resign_threshold {engine.config.resign:g}\nsearch_mode {mode}"
+        return f"resign_threshold {engine.game.config.resign:g}\nsearch_mode {mode}"
     need(args, 2, 2)
     key = args[0].lower()
     if key == "resign_threshold":
         threshold = parse_float(args[1])
         if not 0.0 <= threshold <= 1.0:
             raise GtpError(f"resign_threshold must be a win rate from 0 to 1, not {args[1]}")
-        engine.configure(resign=threshold)
+        engine.game.configure(resign=threshold)
         return ""
     if key != "search_mode":
         raise GtpError(f"unsupported parameter {args[0]}")
     if args[1] not in ("uct", "playout_policy"):
         raise GtpError(f"search_mode must be uct or playout_policy, not {args[1]}")
-    engine.use_playout_player(args[1] == "playout_policy")
+    engine.game.use_playout_player(args[1] == "playout_policy")
     return ""
 
 

@@ -33,35 +33,35 @@ def mcgo_ownership(engine, args):
     need(args, 0, 1)
     source = args[0].lower() if args else "playouts"
     if source == "playouts":
-        owner = ownership(engine.board, playouts=OWNERSHIP_PLAYOUTS, policy=engine.policy,
-                          seed=engine.seed, threads=engine.threads)
+        owner = ownership(engine.game.board, playouts=OWNERSHIP_PLAYOUTS, policy=engine.game.policy,
+                          seed=engine.game.seed, threads=engine.game.threads)
     elif source == "net":
-        owner = 2.0 * engine.ownership_network().ownership(engine.board) - 1.0
+        owner = 2.0 * engine.game.ownership_network().ownership(engine.game.board) - 1.0
     else:
         raise GtpError(f"unknown ownership source {args[0]!r}: playouts or net")
-    return analysis_text.gfx_ownership(owner, engine.board.size)
+    return analysis_text.gfx_ownership(owner, engine.game.board.size)
 
 
 def mcgo_best_moves(engine, args):
     """The best moves' win rates and the best line, from a search of the position now."""
-    board = engine.board.copy()
+    board = engine.game.board.copy()
     result = engine.think(board)
-    return analysis_text.gfx_best_moves(engine.search, result, board.size,
+    return analysis_text.gfx_best_moves(engine.game.search, result, board.size,
                                    COLOR_LETTER[board.to_move])
 
 
 def mcgo_casebase(engine, args):
     """The professional's move in the best-matching case and the game's name."""
-    advisor = engine.opening_advisor
+    advisor = engine.game.opening_advisor
     if advisor is None or not hasattr(advisor, "gogui_gfx"):
         return "TEXT no case base (mcgo gtp --casebase default or FILE)"
-    return advisor.gogui_gfx(engine.board)
+    return advisor.gogui_gfx(engine.game.board)
 
 
 def mcgo_influence(engine, args):
     """The flow influence map the case base matches positions by."""
-    casebase = getattr(engine.opening_advisor, "casebase", None)
-    return gogui_influence(engine.board, None if casebase is None else casebase.threshold)
+    casebase = getattr(engine.game.opening_advisor, "casebase", None)
+    return gogui_influence(engine.game.board, None if casebase is None else casebase.threshold)
 
 
 def mcgo_tree(engine, args):
@@ -72,8 +72,8 @@ def mcgo_tree(engine, args):
     if top < 1:
         raise GtpError("syntax error")
     result = engine.search_of_position()
-    return "\n" + analysis_text.tree_text(engine.search, result, engine.board.size, top=top,
-                                     bonus_label=engine.player.last_labels)
+    return "\n" + analysis_text.tree_text(engine.game.search, result, engine.game.board.size, top=top,
+                                     bonus_label=engine.game.player.last_labels)
 
 
 COMMANDS = {"gogui-analyze_commands": gogui_analyze_commands, "mcgo-ownership": mcgo_ownership,

@@ -35,13 +35,13 @@ def kata_get_param(engine, args):
     need(args, 1, 1)
     name = args[0]
     if name in options.NAMED_SETTINGS:
-        value = engine.setting(name)
+        value = engine.game.setting(name)
         return str(int(value)) if options.NAMED_SETTINGS[name].kind is int else f"{value:g}"
     if name in LIMIT_PARAMS:
-        value = getattr(engine.config, LIMIT_PARAMS[name])
+        value = getattr(engine.game.config, LIMIT_PARAMS[name])
         return "none" if value is None else f"{value:g}"
     if name == "numSearchThreads":
-        return str(engine.threads)
+        return str(engine.game.threads)
     raise GtpError(f"unknown parameter {name}")
 
 
@@ -55,18 +55,18 @@ def kata_set_param(engine, args):
             number = options.parse_settings([f"{name}={value}"])[name]
         except ValueError as e:
             raise GtpError(f"invalid value: {e}") from None
-        engine.set_setting(name, number)
+        engine.game.set_setting(name, number)
     elif name in LIMIT_PARAMS:
         limit = LIMIT_PARAMS[name]
         try:
-            engine.configure(**{limit: parse_limit(value, integer=limit == "playouts")})
+            engine.game.configure(**{limit: parse_limit(value, integer=limit == "playouts")})
         except ValueError as e:
             raise GtpError(f"invalid value: {e}") from None
     elif name == "numSearchThreads":
         threads = parse_int(value, "invalid value")
         if not 1 <= threads <= MAX_THREADS:
             raise GtpError(f"invalid value: numSearchThreads is 1 to {MAX_THREADS}")
-        engine.set_threads(threads)
+        engine.game.set_threads(threads)
     else:
         raise GtpError(f"unknown parameter {name}")
     return ""
@@ -77,7 +77,7 @@ def kata_get_rules(engine, args):
     positional superko, suicide illegal, no tax, no button, no compensation for handicap
     stones (the score is area, or territory and prisoners, minus komi), and passing with
     dead stones on the board is fine (``final_status_list`` judges them)."""
-    rules = dict(RULES, scoring=engine.scoring.upper())
+    rules = dict(RULES, scoring=engine.game.scoring.upper())
     return json.dumps(rules, separators=(",", ":"))
 
 
@@ -85,7 +85,7 @@ def kata_set_rules(engine, args):
     """KataGo's ``kata-set-rules NAME``, by the short names (``japanese``, ``chinese``,
     ``tromp-taylor``...; :data:`mcgo.options.RULES_SCORING`), not its JSON."""
     need(args, 1, 1)
-    engine.set_rules(args[0])
+    engine.game.set_rules(args[0])
     return ""
 
 

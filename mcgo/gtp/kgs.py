@@ -17,7 +17,7 @@ def kgs_time_settings(engine, args):
     need(args, 1)
     kind = args[0].lower()
     numbers = [parse_int(a) for a in args[1:]]
-    clock = engine.clock
+    clock = engine.game.clock
     try:
         if kind == "none" and not numbers:
             clock.clear()
@@ -37,7 +37,7 @@ def kgs_time_settings(engine, args):
 def kgs_rules(engine, args):
     """``kgs-rules japanese|chinese|aga|new_zealand``, sent before a game."""
     need(args, 1, 1)
-    engine.set_rules(args[0])
+    engine.game.set_rules(args[0])
     return ""
 
 
