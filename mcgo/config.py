@@ -15,11 +15,11 @@ Numba (the loaded models they may hold are whatever the caller loaded).
 >>> EngineConfig(size=1)
 Traceback (most recent call last):
 ...
-ValueError: board size 1: must be 2 to 25
+mcgo.config.ConfigError: board size 1: must be 2 to 25
 >>> SearchConfig(parallel="leaf")
 Traceback (most recent call last):
 ...
-ValueError: unknown parallel mode 'leaf'; choose from tree, root
+mcgo.config.ConfigError: unknown parallel mode 'leaf'; choose from tree, root
 """
 
 import dataclasses
@@ -34,9 +34,29 @@ from .board.coords import MAX_SIZE, MIN_SIZE
 MAX_THREADS = 256           # GTP numSearchThreads (the command line allows 64)
 
 
+class ConfigError(ValueError):
+    """A value a configuration cannot take: ``field`` names the field (``threads``,
+    ``settings`` for a named setting), the message says what was wrong, so that a front
+    can name its own option for it (:class:`mcgo.engine.recipe.RecipeError`).
+
+    >>> try:
+    ...     SearchConfig(threads=0)
+    ... except ConfigError as e:
+    ...     print(e.field, "|", e)
+    threads | threads 0: must be 1 to 256
+    """
+
+    def __init__(self, field, message):
+        super().__init__(message)
+        self.field = field
+
+
 def _frozen_settings(values):
     """The named settings ``values`` checked (:func:`mcgo.options.check_settings`), read-only."""
-    return MappingProxyType(options.check_settings(dict(values or {})))
+    try:
+        return MappingProxyType(options.check_settings(dict(values or {})))
+    except ValueError as e:
+        raise ConfigError("settings", str(e)) from None
 
 
 def _check_prior(name, prior):
@@ -44,10 +64,10 @@ def _check_prior(name, prior):
     if prior is None:
         return
     if not isinstance(prior, tuple) or len(prior) != 2 or prior[0] is None:
-        raise ValueError(f"{name}: give (model, virtual visits), not {prior!r}")
+        raise ConfigError(name, f"{name}: give (model, virtual visits), not {prior!r}")
     visits = prior[1].values() if isinstance(prior[1], dict) else [prior[1]]
     if any(not math.isfinite(v) or v < 0 for v in visits):
-        raise ValueError(f"{name}: virtual visits must be finite numbers >= 0")
+        raise ConfigError(name, f"{name}: virtual visits must be finite numbers >= 0")
 
 
 @dataclass(frozen=True)
@@ -84,18 +104,18 @@ class SearchConfig:
 
     def __post_init__(self):
         if self.preset not in options.PRESETS:
-            raise ValueError(f"unknown preset {self.preset!r}; choose from "
+            raise ConfigError("preset", f"unknown preset {self.preset!r}; choose from "
                              f"{', '.join(options.PRESETS)}")
         if self.policy not in options.PLAYOUT_POLICIES:
-            raise ValueError(f"unknown playout policy {self.policy!r}; choose from "
+            raise ConfigError("policy", f"unknown playout policy {self.policy!r}; choose from "
                              f"{', '.join(options.PLAYOUT_POLICIES)}")
         if self.parallel not in options.PARALLEL_MODES:
-            raise ValueError(f"unknown parallel mode {self.parallel!r}; choose from "
+            raise ConfigError("parallel", f"unknown parallel mode {self.parallel!r}; choose from "
                              f"{', '.join(options.PARALLEL_MODES)}")
         if int(self.threads) != self.threads or not 1 <= self.threads <= MAX_THREADS:
-            raise ValueError(f"threads {self.threads}: must be 1 to {MAX_THREADS}")
+            raise ConfigError("threads", f"threads {self.threads}: must be 1 to {MAX_THREADS}")
         if not self.max_memory_mb > 0:
-            raise ValueError(f"max_memory_mb {self.max_memory_mb}: must be more than 0")
+            raise ConfigError("max_memory_mb", f"max_memory_mb {self.max_memory_mb}: must be more than 0")
         _check_prior("ownership_prior", self.ownership_prior)
         _check_prior("evaluator_prior", self.evaluator_prior)
         _check_prior("policy_prior", self.policy_prior)
@@ -134,7 +154,7 @@ class SearchConfig:
         settings = dict(fields.pop("settings", None) or {})
         for name in [n for n in fields if n not in names]:
             if name not in options.NAMED_SETTINGS:
-                raise ValueError(f"unknown search option {name!r}")
+                raise ConfigError("settings", f"unknown search option {name!r}")
             settings[name] = fields.pop(name)
         return cls(settings=settings, **fields)
 
@@ -176,24 +196,27 @@ class EngineConfig:
 
     def __post_init__(self):
         if not MIN_SIZE <= self.size <= MAX_SIZE:
-            raise ValueError(f"board size {self.size}: must be {MIN_SIZE} to {MAX_SIZE}")
+            raise ConfigError("size", f"board size {self.size}: must be {MIN_SIZE} to {MAX_SIZE}")
         if not math.isfinite(self.komi):
-            raise ValueError(f"komi {self.komi}: must be a finite number")
-        options.rules_scoring(self.rules)
+            raise ConfigError("komi", f"komi {self.komi}: must be a finite number")
+        try:
+            options.rules_scoring(self.rules)
+        except ValueError as e:
+            raise ConfigError("rules", str(e)) from None
         if self.playouts is not None and self.playouts < 1:
-            raise ValueError(f"playouts {self.playouts}: must be at least 1")
+            raise ConfigError("playouts", f"playouts {self.playouts}: must be at least 1")
         if self.seconds is not None and not self.seconds > 0:
-            raise ValueError(f"seconds {self.seconds}: must be more than 0")
+            raise ConfigError("seconds", f"seconds {self.seconds}: must be more than 0")
         if not 0 <= self.resign <= 1:
-            raise ValueError(f"resign {self.resign}: must be a win rate, 0 to 1")
+            raise ConfigError("resign", f"resign {self.resign}: must be a win rate, 0 to 1")
         if self.status_search < 0:
-            raise ValueError(f"status_search {self.status_search}: must be at least 0")
+            raise ConfigError("status_search", f"status_search {self.status_search}: must be at least 0")
         if not self.cfg_prior >= 0:
-            raise ValueError(f"cfg_prior {self.cfg_prior}: must be at least 0")
+            raise ConfigError("cfg_prior", f"cfg_prior {self.cfg_prior}: must be at least 0")
         if self.cfg_prior and self.move_scorer is None:
-            raise ValueError("cfg_prior needs a move scorer")
+            raise ConfigError("cfg_prior", "cfg_prior needs a move scorer")
         if not isinstance(self.search, SearchConfig):
-            raise ValueError(f"search: give a SearchConfig, not {self.search!r}")
+            raise ConfigError("search", f"search: give a SearchConfig, not {self.search!r}")
 
     @classmethod
     def of(cls, **fields):

@@ -188,17 +188,44 @@ def test_every_front_plays_the_same_move(size, moves, tmp_path):
         assert _play_hint(size, seed) == genmove
 
 
-def test_the_options_help_keeps_to_the_glossary():
-    """ARCHITECTURE.md's glossary: a search's budget is simulations; visits are a node's.
-    No engine option's help calls the budget playouts or visits."""
+def _glossary():
+    """ARCHITECTURE.md's glossary: ``{word: (means, not)}``."""
+    import pathlib
     import re
+    text = (pathlib.Path(__file__).resolve().parents[1] / "ARCHITECTURE.md").read_text()
+    table = text[text.index("## Glossary"):].split("\n## ")[0]
+    rows = re.findall(r"^\| \*\*([^*]+)\*\* \| (.*?) \| (.*?) \|$", table, re.M)
+    return {word: (means, not_) for word, means, not_ in rows}
+
+
+def test_the_options_help_keeps_to_the_glossary():
+    """ARCHITECTURE.md's glossary: a search's budget is simulations; visits are a node's
+    (or virtual visits, a prior's). Every front's budget is ``--simulations`` (``--playouts``
+    its alias; review's ``--visits`` a hidden one); no help calls the budget playouts or
+    visits, and a help's visits are virtual visits or a node's, the root's or a query's."""
+    import re
+    glossary = _glossary()
+    assert "--simulations" in glossary["simulation"][0] and "budget" in glossary["simulation"][0]
+    assert "budget" in glossary["visits"][1] and "node" in glossary["visits"][0]
     wrong = re.compile(r"(playouts|visits) (per|a) (move|position)|number of playouts", re.I)
-    for _, decls, attrs in ENGINE_OPTIONS:
-        assert not wrong.search(attrs.get("help", "")), (decls[0], attrs.get("help"))
+    visits = re.compile(r"(\S+) visits\b", re.I)
+    helps = [(decls[0], attrs.get("help", "")) for _, decls, attrs in ENGINE_OPTIONS]
     for front in FRONTS:
         for param in main.commands[front].params:
-            if isinstance(param, click.Option) and not param.hidden:
-                assert not wrong.search(param.help or ""), (front, param.opts, param.help)
+            if not isinstance(param, click.Option):
+                continue
+            if param.name == "playouts":
+                assert param.opts[0] == "--simulations", (front, param.opts)
+            if "--visits" in param.opts and front != "analysis":
+                assert param.hidden, front
+            if not param.hidden:
+                helps.append((f"{front} {param.opts[0]}", param.help or ""))
+    for option, text in helps:
+        assert not wrong.search(text), (option, text)
+        for m in visits.finditer(text):
+            before = m.group(1).lower()
+            assert before.startswith(("virtual", "--")) or before.endswith("_after") \
+                or re.search(r"node|root|maxvisits", text, re.I), (option, text)
 
 
 def test_every_shipped_name_opens_and_the_table_names_every_shipped_td_net():
@@ -210,3 +237,19 @@ def test_every_shipped_name_opens_and_the_table_names_every_shipped_td_net():
     for kind, names in recipe.SHIPPED.items():
         for name in names:
             assert recipe._open(kind, name) is not None, (kind, name)
+
+
+@pytest.mark.parametrize("choice, option, says", [
+    ({"threads": 0}, "--threads", "threads 0: must be 1 to"),
+    ({"max_memory": 0}, "--max-memory", "max_memory_mb 0: must be more than 0"),
+    ({"playouts": 0}, "--simulations", "playouts 0: must be at least 1"),
+    ({"settings": {"rave_equiv": -1}}, "--set", "rave_equiv"),
+    ({"rules": "go-moku"}, "--rules", "go-moku")])
+def test_a_value_the_configuration_refuses_names_the_option_of_its_field(choice, option, says):
+    """What the configuration refuses (``ConfigError``, naming its field) reaches a front as
+    the option that gave it (``RecipeError``), whichever field it was: the command line's
+    name (``--simulations`` for ``playouts``), not a guess from the message's first word."""
+    from mcgo.engine.recipe import Recipe, RecipeError
+    with pytest.raises(RecipeError) as caught:
+        Recipe(**choice).engine_config(9, {})
+    assert caught.value.option == option and says in caught.value.message

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from .. import options
-from ..config import EngineConfig, SearchConfig
+from ..config import ConfigError, EngineConfig, SearchConfig
 
 PLAYERS = ("mcts", "cfg", "td", "playout")
 # The names of the shipped files, by the choice that opens them: the one table (a choice's
@@ -198,8 +198,8 @@ class Recipe:
                 status_search=self.status_search, opening_advisor=advisor,
                 move_scorer=move_scorer, cfg_prior=self.cfg_prior, move_player=move_player,
                 playout_player=self.player == "playout")
-        except ValueError as e:
-            raise RecipeError(_option_of(str(e)), str(e)) from None
+        except ConfigError as e:
+            raise RecipeError(_option_of(e), str(e)) from None
 
     def measured_settings(self):
         """``(size_settings, model_sizes)``: the settings by board size that the shipped
@@ -256,15 +256,20 @@ class Recipe:
                 policy_prior=policy_prior, size_settings=size_settings,
                 model_sizes=model_sizes,
                 value_net=get("value_net", self.value_net) if self.value_net != "none" else None)
-        except ValueError as e:
-            raise RecipeError(_option_of(str(e)), str(e)) from None
+        except ConfigError as e:
+            raise RecipeError(_option_of(e), str(e)) from None
         return search, {"ownership_net": net}
 
 
-def _option_of(message):
-    """The option a configuration's complaint is about (its first word), as ``--name``."""
-    word = message.split()[0].rstrip(":") if message.split() else "recipe"
-    return "--" + {"max_memory_mb": "max-memory", "board": "size"}.get(word, word).replace("_", "-")
+# The options of the configuration's fields whose names differ from ``--field-name``.
+FIELD_OPTIONS = {"playouts": "--simulations", "max_memory_mb": "--max-memory",
+                 "settings": "--set", "evaluator_prior": "--evaluator-visits"}
+
+
+def _option_of(error):
+    """The option of the field a :class:`~mcgo.config.ConfigError` is about, as the command
+    line names it."""
+    return FIELD_OPTIONS.get(error.field, "--" + error.field.replace("_", "-"))
 
 
 def _open(kind, name):
