@@ -102,10 +102,11 @@ ENGINE_OPTIONS = [
             show_default=True,
             help="Virtual visits of --policy-net's prior on each move it gives (0: none)."),
     _option("search", "--value-net", "value_net", default="none", show_default=True,
-            metavar="FILE|none",
+            metavar="FILE|default|none",
             help="A net with value heads (mcgo learn value-net) that values each node the "
                  "policy net gives its prior to below the root (policy_net_after), as the "
-                 "value_prior setting's virtual visits (--set value_prior=N; 0 by default): a file, or none (the "
+                 "value_prior setting's virtual visits: default (the shipped 19x19 net, "
+                 "value_prior 50 on 19x19), a file (--set value_prior=N), or none (the "
                  "policy net's own heads, where it has them)."),
     _option("search", "--ownership-prior", type=NumberOrAuto(0), default=0.0,
             show_default=True,

@@ -90,6 +90,12 @@ def fuego_regression_dir():
 
 
 @pytest.fixture(scope="session")
+def kgs_games_dir():
+    """The KGS 6d+ game archives (``*.tar.gz`` of SGF files)."""
+    return reference(references.KGS_6D)
+
+
+@pytest.fixture(scope="session")
 def tsumego_problems_file():
     """The tsumego problems (``problems.jsonl.gz``, one JSON problem a line)."""
     return reference(references.TSUMEGO_PROBLEMS)

@@ -242,3 +242,30 @@ def test_selfplay_games_end_as_gnugo_counts_them_and_resume(gnugo_command, tmp_p
             assert parse_result(engine.send("final_score")) == parse_result(record.result), name
     finally:
         engine.close()
+
+
+def test_the_shipped_value_net_judges_held_out_kgs_games_as_its_metadata_records(kgs_games_dir):
+    """The shipped 19x19 value net (``--value-net default``) on the positions at moves 60,
+    100 and 140 of the first KGS 6d+ games of the test split (which its metadata's split
+    never trained on; 300 positions, the benchmark's): the outcome (the games' RE) is better
+    predicted than by a coin (log loss 0.693), and within noise of the test log loss its
+    metadata records over 20,000 positions. Its metadata names its data, split and commit."""
+    from mcgo.train.value_data import held_out_positions
+    from mcgo.train.value_train import outcome_metrics
+    net = PN.open_value_net("default")
+    meta = net.metadata
+    assert net.size == 19 and net.has_value
+    assert meta["value_split"] == "mcgo-split-1" and len(meta["value_commit"]) == 40
+    assert all(name.startswith("KGS-") for name in meta["value_data"])
+    positions = held_out_positions(sorted(kgs_games_dir.glob("*.tar.gz")), 19, (60, 100, 140),
+                                   "test", 300)
+    assert len(positions) == 300
+    x = np.stack([PN.planes(*PN.compact(b.pts, b.info)) for b, _ in positions])
+    komi = np.array([b.komi if b.to_move == mcgo.WHITE else -b.komi for b, _ in positions],
+                    np.float32)
+    win, _, _ = net.values(x, komi)
+    black = np.array([b.to_move == mcgo.BLACK for b, _ in positions])
+    label = np.array([1 if won else -1 for _, won in positions])
+    metrics = outcome_metrics(np.where(black, win, 1 - win), label)
+    assert metrics["log_loss"] < 0.685
+    assert abs(metrics["log_loss"] - meta["value_metrics"]["test"]["log_loss"]) < 0.03

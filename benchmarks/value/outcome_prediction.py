@@ -31,35 +31,9 @@ from mcgo import BLACK
 from mcgo.engine.recipe import Recipe
 from mcgo.match.settings import GNUGO
 from mcgo.models import policy_net as PN
-from mcgo.sgf import record_from_board, replay, write_sgf
-from mcgo.train.movemodel import read_records
-from mcgo.train.results import COUNT, RESIGN, parse_result
-from mcgo.train.split import game_key, split_of
+from mcgo.sgf import record_from_board, write_sgf
+from mcgo.train.value_data import held_out_positions
 from mcgo.train.value_train import outcome_metrics
-
-
-def held_out_positions(paths, size, moves, split, limit):
-    """``(board, black won)`` at each of ``moves`` of the ``split`` games of ``size``."""
-    out, seen = [], set()
-    for record in read_records(paths):
-        if record.size != size or record.komi is None:
-            continue
-        key = game_key(record)
-        if key in seen or split_of(key) != split:
-            continue
-        seen.add(key)
-        winner, _, how = parse_result(record.result)
-        if how not in (COUNT, RESIGN) or winner is None:
-            continue
-        for n in moves:
-            if len(record.moves) > n:
-                try:
-                    out.append((replay(record, max_moves=n), winner == BLACK))
-                except Exception:            # a record the board refuses: its other positions stand
-                    break
-        if limit and len(out) >= limit:
-            break
-    return out[:limit] if limit else out
 
 
 GNUGO_LEVEL = 8         # as benchmarks/strength/opening_estimate.py: quick and stable

@@ -36,7 +36,7 @@ PLAYERS = ("mcts", "cfg", "td", "playout")
 SHIPPED = {"model": ("default", "auto"), "policy_net": ("default",),
            "ownership_net": ("dagrnn",), "evaluator": ("ecfg",), "corner_net": ("corner",),
            "scorer": ("cfg",), "td_net": ("td0", "td1"), "casebase": ("default",),
-           "value_net": ()}
+           "value_net": ("default",)}
 CASEBASE_MOVES = 20                        # the case base's bonus on moves 1-20
 
 
@@ -205,9 +205,9 @@ class Recipe:
         """``(size_settings, model_sizes)``: the settings by board size that the shipped
         models and nets the recipe names won their A/Bs with (``--model auto``: its prior's
         settings, on its sizes only; ``--policy-net default``: the 9x9 net's prior at the
-        root alone), and the sizes the move model gives priors on (None: every size)."""
+        root alone; ``--value-net default``: its value's virtual visits on 19x19), and the sizes the move model gives priors on (None: every size)."""
         from ..models.movemodel import AUTO_MODEL_PRIORS
-        from ..models.policy_net import SIZE_NETS
+        from ..models.policy_net import SIZE_NETS, VALUE_NETS
         by_size, model_sizes = {}, None
         if self.model == "auto":
             for size, values in AUTO_MODEL_PRIORS.items():
@@ -215,6 +215,9 @@ class Recipe:
             model_sizes = tuple(AUTO_MODEL_PRIORS)
         if self.policy_net == "default":
             for size, (_, values) in SIZE_NETS.items():
+                by_size.setdefault(size, {}).update(values)
+        if self.value_net == "default":
+            for size, (_, values) in VALUE_NETS.items():
                 by_size.setdefault(size, {}).update(values)
         return by_size, model_sizes
 
@@ -284,12 +287,8 @@ def _open(kind, name):
             from ..models.policy_net import open_policy_net
             return open_policy_net(name)
         if kind == "value_net":
-            from ..models.policy_net import load
-            net = load(name)
-            if not net.has_value:
-                raise ValueError(f"{name}: a net without value heads (mcgo learn value-net "
-                                 "makes them)")
-            return net
+            from ..models.policy_net import open_value_net
+            return open_value_net(name)
         if kind in ("ownership_net", "ownership_prior"):
             if name == "none":
                 return None

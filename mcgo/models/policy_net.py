@@ -289,6 +289,27 @@ SIZE_NETS = {9: (package_file("mcgo.models", "weights", "policy-net-9x9.npz"),
                  {"policy_net_after": 0})}
 
 
+# The shipped value net (``--value-net default``): the 6 x 32 19x19 net of f22af9c trained
+# whole with value, score and ownership heads on the KGS 6d+ games (see its metadata), with
+# the settings it won its A/B with: its value on each node that gets the policy net's prior
+# (policy_net_after) as 50 virtual visits (benchmarks/RESULTS.md, "The value net").
+# {size: (file, settings)}, as SIZE_NETS.
+VALUE_NETS = {19: (package_file("mcgo.models", "weights", "value-net.npz"), {"value_prior": 50.0})}
+
+
+def open_value_net(choice):
+    """The value net a command line names: ``"none"`` (None), ``"default"`` (the shipped
+    19x19 one, :data:`VALUE_NETS`) or a file of a net with value heads (``mcgo learn
+    value-net``)."""
+    if choice == "none":
+        return None
+    net = load(VALUE_NETS[19][0] if choice == "default" else choice)
+    if not net.has_value:
+        raise PolicyNetError(f"{choice}: a net without value heads (mcgo learn value-net "
+                             "makes them)")
+    return net
+
+
 def open_policy_net(choice):
     """The net a command line names: ``"none"`` (None), ``"default"`` (the shipped 19x19
     net, trained on the KGS 6d+ and goban games, with the nets of :data:`SIZE_NETS` on
@@ -304,5 +325,6 @@ def open_policy_net(choice):
 
 
 __all__ = ["FORMAT", "HEADS", "NPLANES", "PolicyNet", "PolicyNetError", "SHIPPED", "SIZE_NETS",
-           "VERSION", "VERSIONS", "compact", "row_major_points", "is_policy_net_file", "load", "open_policy_net", "planes",
+           "VALUE_NETS", "VERSION", "VERSIONS", "compact", "row_major_points", "is_policy_net_file", "load",
+           "open_policy_net", "open_value_net", "planes",
            "point_index"]

@@ -185,3 +185,30 @@ def read_positions(paths, rate=0.25, jobs=1, size=9, skipped=None, log=None,
         for _, _, reasons in parts:
             skipped.extend(reasons)
     return arrays, games
+
+
+def held_out_positions(paths, size, moves, split, limit):
+    """``(board, black won)`` at each of ``moves`` of the ``split`` games of ``size`` among
+    the records of ``paths`` that were decided by a count or a resignation, at most ``limit``
+    (0: all), in the records' order: the held-out positions of the outcome benchmarks
+    (``benchmarks/value/outcome_prediction.py``)."""
+    out, seen = [], set()
+    for record in read_records(paths):
+        if record.size != size or record.komi is None:
+            continue
+        key = game_key(record)
+        if key in seen or split_of(key) != split:
+            continue
+        seen.add(key)
+        winner, _, how = parse_result(record.result)
+        if how not in (COUNT, RESIGN) or winner is None:
+            continue
+        for n in moves:
+            if len(record.moves) > n:
+                try:
+                    out.append((replay(record, max_moves=n), winner == BLACK))
+                except (ReplayError, ValueError):   # a record the board refuses: its earlier
+                    break                           # positions stand
+        if limit and len(out) >= limit:
+            break
+    return out[:limit] if limit else out
