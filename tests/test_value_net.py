@@ -170,7 +170,9 @@ def test_value_prior_gives_each_node_with_the_visits_the_value_of_its_position(r
     times gets W virtual visits of its own beyond the rules' and the policy net's priors,
     ``W * (1 - v)`` of them won, ``v`` the net's chance that the opponent wins the position
     after the move (built by sgfmill here, the komi the opponent's); a move with fewer visits
-    gets none, nor any move on a net without heads. A separate value net (``--value-net``)
+    gets none, nor any move on a net without heads. The move's reported win rate and score
+    (what kata-analyze, the analysis engine and review show) mix the net's value and its
+    score head's margin in with the same W. A separate value net (``--value-net``)
     beside a policy net without heads values as that net's own heads do."""
     from mcgo.search import Search, control, netprior
     from mcgo.search.tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
@@ -190,26 +192,35 @@ def test_value_prior_gives_each_node_with_the_visits_the_value_of_its_position(r
     t = search.trees[0]
     alone = {int(t.ints[MOVE, c]): (t.floats[PRIOR_VISITS, c], t.floats[PRIOR_WINS, c])
              for c in t.children(t.root)}
-    runs = {}
+    runs, reports = {}, {}
     for name, n, value_net in (("value", net, None), ("no heads", base, None),
                                ("value net", base, net)):
         search = Search(seed=1, policy="pattern", policy_prior=(n, 10.0), value_net=value_net,
                         settings={"value_prior": 20.0, "policy_net_after": after})
-        search.run(board, playouts=3000)
+        result = search.run(board, playouts=3000)
         t = search.trees[0]
         runs[name] = {int(t.ints[MOVE, c]): (t.floats[VISITS, c], t.floats[PRIOR_VISITS, c],
                                              t.floats[PRIOR_WINS, c])
                       for c in t.children(t.root)}
+        reports[name] = {m.move: m for m in result.moves}
     value = runs["value"]
     valued = [p for p, (v, _, _) in value.items() if v >= late and p != mcgo.PASS]
     unvalued = [p for p, (v, _, _) in value.items() if v < after]
     assert len(valued) >= 3 and len(unvalued) > 10
     compact = [_compact_by_sgfmill(board, p, mcgo.WHITE) for p in valued]
-    win, _, _ = net.values(PN.planes(*(np.stack(a) for a in zip(*compact))),
-                           np.full(len(valued), -7.0, np.float32))   # Black to move after
-    for p, w in zip(valued, win):
+    win, margin, _ = net.values(PN.planes(*(np.stack(a) for a in zip(*compact))),
+                                np.full(len(valued), -7.0, np.float32))   # Black to move after
+    for p, w, black in zip(valued, win, margin):
         assert value[p][1] - alone[p][0] == pytest.approx(20.0)
         assert value[p][2] - alone[p][1] == pytest.approx(20.0 * (1 - w), abs=1e-4)
+        # The reports mix it as the search does: the move's win rate for White, and its
+        # score (Black's margin, the score head's for Black to move).
+        m = reports["value"][p]
+        assert m.winrate == pytest.approx((m.wins + 20.0 * (1 - w)) / (m.visits + 20.0), abs=1e-5)
+        assert m.score == pytest.approx((m.score_sum + 20.0 * black) / (m.visits + 20.0), abs=1e-3)
+    for p in unvalued:
+        m = reports["value"].get(p)
+        assert m is None or m.net_visits == 0.0
     for p in unvalued:
         assert value[p][1:] == pytest.approx(alone[p])
     assert np.ptp(win) > 0.01                       # the moves' values differ

@@ -65,8 +65,9 @@ def give(tree, node, ratio, visits):
 
 
 def node_values(net, positions, komi):
-    """The chance that the player who made the last move of each position ``(pts, info)`` of
-    ``positions`` wins, by the net's value head (one batch), an array; ``komi`` as the search
+    """``(win, black_margin)``: the chance that the player who made the last move of each
+    position ``(pts, info)`` of ``positions`` wins, by the net's value head, and Black's final
+    margin (komi counted) by its score head, two arrays (one batch); ``komi`` as the search
     counts it (White gets it)."""
     stones = np.empty((len(positions), net.size, net.size), np.int8)
     liberties = np.empty_like(stones)
@@ -75,8 +76,9 @@ def node_values(net, positions, komi):
     for k, (pts, info) in enumerate(positions):
         stones[k], liberties[k], last[k] = compact(pts, info)
         to_move[k] = komi if int(info[TO_MOVE]) == WHITE else -komi
-    win, _, _ = net.values(planes(stones, liberties, last), to_move)
-    return 1.0 - win
+    win, score, _ = net.values(planes(stones, liberties, last), to_move)
+    white = np.array([int(info[TO_MOVE]) == WHITE for _, info in positions])
+    return 1.0 - win, np.where(white, -score, score)     # the side to move's margin, Black's
 
 
 def value_net(own, size, net):
@@ -89,16 +91,19 @@ def value_net(own, size, net):
 
 
 def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, value_visits=0.0,
-               value_net=None):
+               value_net=None, valued=None):
     """Give the prior to the children of each node below the root with at least ``after``
     visits and children, not in ``given`` (which gets them). The nodes that qualify form a
     subtree under the root (a node has at most its parent's visits), so the walk goes down
     only through them; each one's position is replayed from the root's ``(pts0, info0)``.
     With ``value_visits`` and ``value_net`` (a net with value heads), each such node also
     gets ``value_visits`` virtual visits of its own, won as the net values its position
-    (:func:`node_values`; ``komi`` White's). Returns how many nodes got the prior."""
+    (:func:`node_values`; ``komi`` White's), and ``valued`` (a dict) gets ``node: (visits,
+    visits * win, visits * Black's margin)``, the net's judgement as the search mixes it in,
+    for the reports (:attr:`.results.MoveStats.winrate`). Returns how many nodes got the
+    prior."""
     count = 0
-    valued = []                                 # (node, position) for the value net
+    waiting = []                                # (node, position) for the value net
     stack = [(tree.root, ())]
     while stack:
         node, line = stack.pop()
@@ -118,12 +123,15 @@ def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, valu
                 give(tree, c, ratio, visits)
                 count += 1
             if position is not None and value_net is not None and value_visits > 0:
-                valued.append((c, position))
-    if valued:
-        nodes = np.array([c for c, _ in valued])
-        wins = node_values(value_net, [p for _, p in valued], komi)
+                waiting.append((c, position))
+    if waiting:
+        nodes = np.array([c for c, _ in waiting])
+        wins, margins = node_values(value_net, [p for _, p in waiting], komi)
         tree.floats[PRIOR_VISITS, nodes] += value_visits
         tree.floats[PRIOR_WINS, nodes] += value_visits * wins
+        if valued is not None:
+            for c, w, m in zip(nodes.tolist(), wins.tolist(), margins.tolist()):
+                valued[c] = (value_visits, value_visits * w, value_visits * m)
     return count
 
 

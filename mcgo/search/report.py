@@ -21,15 +21,24 @@ class Node:
 
 
 def root_winrate(search):
-    """The root's win rate for its side to move over all its visits (None unvisited). The
-    root's own statistics count wins of the player who moved into it, the opponent."""
+    """The root's win rate for its side to move over all its visits (None unvisited), with
+    the value net's judgement of its moves mixed in as the moves' own win rates have it
+    (:attr:`mcgo.search.results.MoveStats.winrate`). The root's own statistics count wins
+    of the player who moved into it, the opponent."""
     wins = visits = 0.0
-    for t in search.trees:
-        wins += float(t.floats[WINS, t.root])
-        visits += float(t.floats[VISITS, t.root])
+    for i, t in enumerate(search.trees):
+        root_visits = float(t.floats[VISITS, t.root])
+        wins += root_visits - float(t.floats[WINS, t.root])
+        visits += root_visits
+        valued = search.net_values(i)
+        if valued:
+            for c in t.children(t.root):
+                if c in valued:
+                    visits += valued[c][0]
+                    wins += valued[c][1]
     if visits <= 0:
         return None
-    return min(1.0, max(0.0, 1.0 - wins / visits))
+    return min(1.0, max(0.0, wins / visits))
 
 
 def top_of_tree(search, move, levels, per_node):

@@ -23,15 +23,29 @@ class MoveStats:
     bonus: float
     score_sum: float = 0.0      # Black's final margins over the move's playouts, summed
     pv: list = field(default_factory=list)
+    # The value net's judgement of the move's node (:mod:`.netprior`), as the search mixes it
+    # in: its virtual visits, those visits times its win chance, and times Black's margin by
+    # its score head (all 0 when the net did not value the node).
+    net_visits: float = 0.0
+    net_wins: float = 0.0
+    net_score_sum: float = 0.0
 
     @property
     def score(self):
-        """Black's mean final margin (area minus komi) over the move's playouts (0 unvisited)."""
-        return self.score_sum / self.visits if self.visits else 0.0
+        """Black's mean final margin (area minus komi) over the move's playouts, mixed with the
+        value net's score as the win rate is (0 unvisited)."""
+        if not self.visits:
+            return 0.0
+        return (self.score_sum + self.net_score_sum) / (self.visits + self.net_visits)
 
     @property
     def winrate(self):
-        return self.wins / self.visits if self.visits else 0.0
+        """The move's win rate for the root's side: its playouts' wins, mixed with the value
+        net's chance as the search mixes them (its virtual visits beside the playouts'), so
+        that the net's share shrinks as the move's visits grow (0 unvisited)."""
+        if not self.visits:
+            return 0.0
+        return (self.wins + self.net_wins) / (self.visits + self.net_visits)
 
     @property
     def prior(self):

@@ -119,6 +119,7 @@ class Search:
         self.last_board = None
         self._prior_roots = set()
         self._policy_nodes = {}     # tree index: the nodes whose children have the net's prior
+        self._net_values = {}       # tree index: {node: the value net's (visits, wins, score)}
         # The moves the next searches may not try (:class:`~.movefilter.MoveFilter`, the
         # GUIs' allow and avoid), or None; the trees are grown anew when it changes.
         self.move_filter = None
@@ -215,6 +216,7 @@ class Search:
                 t.reset()
             self._prior_roots.clear()   # node numbers start again
             self._policy_nodes.clear()
+            self._net_values.clear()
         self._root_history = list(board.history)
         self._root_to_move = board.to_move
         return reused
@@ -503,6 +505,7 @@ class Search:
         komi = board.komi + board.scoring_offset()
         below = net is not None and after > 0 and (i == 0 or not self.shared_tree)
         given = self._policy_nodes.setdefault(0 if self.shared_tree else i, set())
+        valued = self._net_values.setdefault(0 if self.shared_tree else i, {})
         batches = 0
         try:
             while not control.done():
@@ -511,7 +514,7 @@ class Search:
                 if below and batches % netprior.SCAN_BATCHES == 0:
                     netprior.give_below(worker.tree, given, net, visits, after, board.pts,
                                         board.root_info, board.zob, komi, value_visits,
-                                        value_net)
+                                        value_net, valued)
                 if i == 0:
                     control.check_stop()
                     if on_progress is not None and progress_interval is not None \
@@ -522,10 +525,17 @@ class Search:
             control.finished = True
 
     # ----------------------------------------------------------------- results
+    def net_values(self, i):
+        """``{node: (visits, visits * win, visits * Black's margin)}``: the value net's
+        judgement of the nodes of tree ``i`` it valued, as the search mixes it in
+        (:func:`.netprior.give_below`; empty without a value net)."""
+        return self._net_values.get(0 if self.shared_tree else i, {})
+
     def root_stats(self, board):
         """The root moves' statistics summed over the threads, most visited first."""
         merged = {}
-        for t in self.trees:
+        for i, t in enumerate(self.trees):
+            valued = self.net_values(i)
             for c in t.children(t.root):
                 if t.ints[BLOCKED, c]:
                     continue
@@ -533,15 +543,20 @@ class Search:
                 f = t.floats[:, c]
                 m = merged.get(move)
                 if m is None:
-                    merged[move] = MoveStats(move, f[VISITS], f[WINS], f[PRIOR_VISITS],
-                                             f[PRIOR_WINS], f[AMAF_VISITS], f[AMAF_WINS],
-                                             f[BONUS], score_sum=f[SCORE])
+                    m = merged[move] = MoveStats(move, f[VISITS], f[WINS], f[PRIOR_VISITS],
+                                                 f[PRIOR_WINS], f[AMAF_VISITS], f[AMAF_WINS],
+                                                 f[BONUS], score_sum=f[SCORE])
                 else:
                     m.visits += f[VISITS]
                     m.wins += f[WINS]
                     m.score_sum += f[SCORE]
                     m.amaf_visits += f[AMAF_VISITS]
                     m.amaf_wins += f[AMAF_WINS]
+                if c in valued:
+                    visits, wins, score = valued[c]
+                    m.net_visits += visits
+                    m.net_wins += wins
+                    m.net_score_sum += score
         return sorted(merged.values(), key=lambda m: (-m.visits, -m.winrate))
 
     def principal_variation(self, move, limit=20):
