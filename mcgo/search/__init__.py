@@ -16,6 +16,7 @@ The players that use it are in :mod:`mcgo.engine`, the end-of-game judge in
 """
 
 from .presets import PRESETS, STRONG, THESIS
-from .search import MoveStats, Search, SearchResult
+from .results import MoveStats, SearchResult
+from .search import Search
 
 __all__ = ["Search", "SearchResult", "MoveStats", "PRESETS", "STRONG", "THESIS"]

@@ -8,6 +8,8 @@ import numpy as np
 
 from ..stats import wilson_interval
 from .presets import THESIS_EXPLORATION
+from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
+                   SCORE, VISITS, WINS)
 
 
 @dataclass
@@ -90,3 +92,34 @@ class SearchResult:
     @property
     def simulations_per_second(self):
         return self.simulations / self.seconds if self.seconds else float("nan")
+
+
+def root_move_stats(trees, net_values):
+    """The root moves' :class:`MoveStats` summed over ``trees`` (a search's threads), most
+    visited first; ``net_values(i)`` is tree ``i``'s value net judgements
+    (:meth:`mcgo.search.Search.net_values`). Moves a filter or superko blocked are left out."""
+    merged = {}
+    for i, t in enumerate(trees):
+        valued = net_values(i)
+        for c in t.children(t.root):
+            if t.ints[BLOCKED, c]:
+                continue
+            move = int(t.ints[MOVE, c])
+            f = t.floats[:, c]
+            m = merged.get(move)
+            if m is None:
+                m = merged[move] = MoveStats(move, f[VISITS], f[WINS], f[PRIOR_VISITS],
+                                             f[PRIOR_WINS], f[AMAF_VISITS], f[AMAF_WINS],
+                                             f[BONUS], score_sum=f[SCORE])
+            else:
+                m.visits += f[VISITS]
+                m.wins += f[WINS]
+                m.score_sum += f[SCORE]
+                m.amaf_visits += f[AMAF_VISITS]
+                m.amaf_wins += f[AMAF_WINS]
+            if c in valued:
+                visits, wins, score = valued[c]
+                m.net_visits += visits
+                m.net_wins += wins
+                m.net_score_sum += score
+    return sorted(merged.values(), key=lambda m: (-m.visits, -m.winrate))

@@ -42,9 +42,8 @@ from .presets import (P_MODEL_DEPTH, P_MODEL_PRIOR, P_MODEL_SHAPE, P_RAVE_EQUIV,
                       parameter_vector, settings)
 from .control import Control
 from .priors import MODEL_PRIOR_VISITS
-from .results import MoveStats, SearchResult
-from .tree import (AMAF_VISITS, AMAF_WINS, BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS,
-                   SCORE, VISITS, WINS, Tree, capacity_for)
+from .results import SearchResult, root_move_stats
+from .tree import BLOCKED, BONUS, MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS, WINS, Tree, capacity_for
 
 DEFAULT_MEMORY_MB = options.DEFAULT_MEMORY_MB
 REUSE_LIMIT = 0.5           # start afresh when the kept tree fills more than this of the pool
@@ -533,31 +532,7 @@ class Search:
 
     def root_stats(self, board):
         """The root moves' statistics summed over the threads, most visited first."""
-        merged = {}
-        for i, t in enumerate(self.trees):
-            valued = self.net_values(i)
-            for c in t.children(t.root):
-                if t.ints[BLOCKED, c]:
-                    continue
-                move = int(t.ints[MOVE, c])
-                f = t.floats[:, c]
-                m = merged.get(move)
-                if m is None:
-                    m = merged[move] = MoveStats(move, f[VISITS], f[WINS], f[PRIOR_VISITS],
-                                                 f[PRIOR_WINS], f[AMAF_VISITS], f[AMAF_WINS],
-                                                 f[BONUS], score_sum=f[SCORE])
-                else:
-                    m.visits += f[VISITS]
-                    m.wins += f[WINS]
-                    m.score_sum += f[SCORE]
-                    m.amaf_visits += f[AMAF_VISITS]
-                    m.amaf_wins += f[AMAF_WINS]
-                if c in valued:
-                    visits, wins, score = valued[c]
-                    m.net_visits += visits
-                    m.net_wins += wins
-                    m.net_score_sum += score
-        return sorted(merged.values(), key=lambda m: (-m.visits, -m.winrate))
+        return root_move_stats(self.trees, self.net_values)
 
     def principal_variation(self, move, limit=20):
         """The most visited line after ``move``, from the tree that searched it most."""
