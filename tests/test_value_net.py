@@ -81,21 +81,24 @@ def test_targets_of_counted_games_match_gnugo_final_status(records, gnugo_comman
     assert dead_seen > 0 and left_out <= 3
 
 
-def test_numpy_value_heads_equal_the_jax_ones(records):
-    """The engine's NumPy value, score and ownership equal the training's JAX pass."""
+@pytest.mark.parametrize("value_layers", [0, 2])
+def test_numpy_value_heads_equal_the_jax_ones(records, value_layers):
+    """The engine's NumPy value, score and ownership equal the training's JAX pass, with the
+    value's own convolutions or without."""
     pytest.importorskip("jax", reason="the train extra (JAX) is not installed")
     import jax.numpy as jnp
     from mcgo.train.value_data import positions
     from mcgo.train.value_train import forward, random_heads
     net = PN.PolicyNet.random(size=9, layers=4, channels=16, seed=5)
-    net = PN.PolicyNet(dict(net.arrays, **random_heads(net, seed=2)), net.metadata)
+    heads = random_heads(net, seed=2, value_layers=value_layers, value_channels=8)
+    net = PN.PolicyNet(dict(net.arrays, **heads), dict(net.metadata, value_layers=value_layers))
     assert net.has_value
     arrays, _ = positions(records[:10], rate=0.5)
     part = arrays["train"]
     x = PN.planes(part["stones"][:40], part["liberties"][:40], part["moves"][:40])
     win, score, owner = net.values(x, part["komi"][:40])
     trunk = {k: jnp.asarray(v) for k, v in net.arrays.items() if k.startswith("conv")}
-    heads = {k: jnp.asarray(net.arrays[k]) for k in PN.HEADS}
+    heads = {k: jnp.asarray(v) for k, v in heads.items()}
     logit, s, o = forward(trunk, heads, jnp.asarray(x), jnp.asarray(part["komi"][:40]), net.layers)
     assert np.allclose(win, 1 / (1 + np.exp(-np.asarray(logit))), atol=1e-5)
     assert np.allclose(score, np.asarray(s) * PN.SCORE_SCALE, atol=1e-3)
@@ -131,9 +134,14 @@ def test_training_learns_and_resumes(records, tmp_path):
     nobody = np.mean(part["ownership"][known].astype(float) ** 2)
     learned = np.mean((owner[known] - part["ownership"][known]) ** 2)
     assert learned < 0.9 * nobody, (learned, nobody)
-    heads, _ = train(net, arrays, steps=10, batch_size=32, eval_every=10)
+    heads, _ = train(net, arrays, steps=10, batch_size=32, eval_every=10, value_layers=1)
     for name in net.arrays:                          # the trunk and the policy did not move
         assert np.array_equal(heads.arrays[name], net.arrays[name]), name
+    heads.save(tmp_path / "heads.npz")
+    x = PN.planes(part["stones"][:16], part["liberties"][:16], part["moves"][:16])
+    assert np.array_equal(PN.load(tmp_path / "heads.npz").values(x, part["komi"][:16])[0],
+                          heads.values(x, part["komi"][:16])[0])
+    assert heads.value_layers() == 1 and "vconv0_w" in heads.arrays
     assert not np.array_equal(whole.arrays["conv1_w"], net.arrays["conv1_w"])
     saved = tmp_path / "net.npz"
     whole.save(saved)
@@ -165,7 +173,7 @@ def _compact_by_sgfmill(board, move, colour):
     return stones, liberties, moves
 
 
-def test_value_prior_gives_each_node_with_the_visits_the_value_of_its_position(records):
+def test_value_prior_gives_each_node_with_the_visits_the_value_of_its_position(records, monkeypatch):
     """With ``value_prior`` W and ``policy_net_after`` N, each root move the search visited N
     times gets W virtual visits of its own beyond the rules' and the policy net's priors,
     ``W * (1 - v)`` of them won, ``v`` the net's chance that the opponent wins the position
@@ -173,14 +181,16 @@ def test_value_prior_gives_each_node_with_the_visits_the_value_of_its_position(r
     gets none, nor any move on a net without heads. The move's reported win rate and score
     (what kata-analyze, the analysis engine and review show) mix the net's value and its
     score head's margin in with the same W. A separate value net (``--value-net``)
-    beside a policy net without heads values as that net's own heads do."""
+    beside a policy net without heads values as that net's own heads do, whether the search
+    sees that they share a trunk (and gives a node its priors and its value in one trunk
+    pass) or not (two passes)."""
     from mcgo.search import Search, control, netprior
     from mcgo.search.tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
     from mcgo.train.value_train import random_heads
     base = PN.load(PN.SIZE_NETS[9][0])
-    heads = random_heads(base, seed=7)
+    heads = random_heads(base, seed=7, value_layers=1)
     heads["value_w2"] = heads["value_w2"] * 0.02     # the trunk's features are large: no saturation
-    net = PN.PolicyNet(dict(base.arrays, **heads), base.metadata)
+    net = PN.PolicyNet(dict(base.arrays, **heads), dict(base.metadata, value_layers=1))
     record = next(r for r in records if len(r.moves) > 30 and not r.setups)
     board = mcgo.Board(9, komi=7.0)
     for colour, p in record.moves[:21]:
@@ -194,7 +204,9 @@ def test_value_prior_gives_each_node_with_the_visits_the_value_of_its_position(r
              for c in t.children(t.root)}
     runs, reports = {}, {}
     for name, n, value_net in (("value", net, None), ("no heads", base, None),
-                               ("value net", base, net)):
+                               ("value net", base, net), ("other trunk", base, net)):
+        if name == "other trunk":   # the priors and the values in two passes, as for a net
+            monkeypatch.setattr(PN.PolicyNet, "same_policy", lambda self, other: False)
         search = Search(seed=1, policy="pattern", policy_prior=(n, 10.0), value_net=value_net,
                         settings={"value_prior": 20.0, "policy_net_after": after})
         result = search.run(board, playouts=3000)
@@ -226,8 +238,9 @@ def test_value_prior_gives_each_node_with_the_visits_the_value_of_its_position(r
     assert np.ptp(win) > 0.01                       # the moves' values differ
     for p, (_, visits, wins) in runs["no heads"].items():
         assert (visits, wins) == pytest.approx(alone[p])
-    for p, stats in runs["value net"].items():      # the same search, the same values
-        assert stats == pytest.approx(value[p])
+    for name in ("value net", "other trunk"):       # the same search, the same values
+        for p, stats in runs[name].items():
+            assert stats == pytest.approx(value[p])
 
 
 def test_selfplay_games_end_as_gnugo_counts_them_and_resume(gnugo_command, tmp_path):

@@ -27,6 +27,7 @@ trainer adds: data, split, commit, metrics).
 
 import functools
 import json
+import weakref
 
 import numpy as np
 
@@ -47,9 +48,12 @@ OWN, OPPONENT = 1, 2
 (P_OWN, P_OPPONENT, P_EMPTY, P_OWN_1, P_OWN_2, P_OWN_3, P_OPP_1, P_OPP_2, P_OPP_3, P_LAST,
  P_PREVIOUS, P_KO, P_ONES) = range(13)
 NPLANES = 13
-# The value heads (version 2): the trunk's features pooled over the board (mean and max of
-# each channel) with the komi, through a hidden layer to the win's logit and the score; a
-# 1 x 1 convolution to each point's owner. Inputs and outputs are scaled to about 1.
+# The value heads (version 2): the trunk's features, through the value's own ``3 x 3``
+# convolutions where the net has them (``vconv0_w``, ...: metadata ``value_layers``; a frozen
+# policy trunk's features say little of who is winning until such a layer combines them),
+# pooled over the board (mean and max of each channel) with the komi, through a hidden layer
+# to the win's logit and the score; a 1 x 1 convolution to each point's owner. Inputs and
+# outputs are scaled to about 1.
 HEADS = ("value_w1", "value_b1", "value_w2", "value_b2", "own_w", "own_b")
 KOMI_SCALE = 10.0
 SCORE_SCALE = 10.0
@@ -77,6 +81,11 @@ def _layout(size):
 def row_major_points(size):
     """The internal point of each row-major index (read-only), the nets' board order."""
     return _layout(size)[0]
+
+
+def row_major_index(size):
+    """The row-major index of each internal point (read-only; -1 off the board)."""
+    return _layout(size)[1]
 
 
 def point_index(p, size):
@@ -158,6 +167,7 @@ class PolicyNet:
         # {board size: PolicyNet} read on that size instead of this one (``default``: the
         # shipped nets of :data:`SIZE_NETS`)
         self.size_nets = {}
+        self._same = weakref.WeakKeyDictionary()      # {net: same_policy(net)}
 
     def for_size(self, size):
         """The net a search of a ``size`` board reads: this one, or its :attr:`size_nets`
@@ -181,6 +191,19 @@ class PolicyNet:
                 "channels": channels, "name": "random"}
         return cls(arrays, meta)
 
+    def same_policy(self, other):
+        """True when ``other`` has this net's trunk and policy (equal arrays: the shipped
+        policy net and a value file of heads on its trunk), so that one trunk pass gives a
+        position this net's priors and ``other``'s value."""
+        if other is self:
+            return True
+        if other not in self._same:
+            names = [k for k in self.arrays if k.startswith("conv") or k.startswith("out_")]
+            self._same[other] = other.layers == self.layers and all(
+                k in other.arrays and np.array_equal(self.arrays[k], other.arrays[k])
+                for k in names)
+        return self._same[other]
+
     @property
     def has_value(self):
         """True when the net has the value, score and ownership heads (:data:`HEADS`)."""
@@ -197,9 +220,12 @@ class PolicyNet:
         """The ``N x N`` logits of one position's planes ``x`` ``(N, N, NPLANES)``, or the
         ``(B, N, N)`` logits of a batch ``(B, N, N, NPLANES)``."""
         single = x.ndim == 3
-        f = self.trunk(x[None] if single else x)
-        out = _conv_same(f, self.arrays["out_w"], np.float32(0.0))[..., 0] + self.arrays["out_b"]
+        out = self.policy_logits(self.trunk(x[None] if single else x))
         return out[0] if single else out
+
+    def policy_logits(self, f):
+        """The ``(B, N, N)`` move logits of the trunk's features ``f`` (:meth:`trunk`)."""
+        return _conv_same(f, self.arrays["out_w"], np.float32(0.0))[..., 0] + self.arrays["out_b"]
 
     def values(self, x, komi):
         """``(win, score, ownership)`` of a batch of planes ``x`` ``(B, N, N, NPLANES)``,
@@ -207,9 +233,19 @@ class PolicyNet:
         gets (minus the komi for Black): the probability of winning, the expected final
         margin and each point's expected owner (+1 the side to move's, -1 the opponent's;
         ``(B, N, N)``). Needs :attr:`has_value`."""
-        f = self.trunk(x)
+        return self.heads(self.trunk(x), komi)
+
+    def value_layers(self):
+        """How many ``3 x 3`` convolutions of its own the value reads the trunk through."""
+        return int(self.metadata.get("value_layers", 0))
+
+    def heads(self, f, komi):
+        """:meth:`values` of the trunk's features ``f`` (:meth:`trunk`), so that one trunk
+        pass gives a position its move logits and its value."""
         a = self.arrays
         b = f.shape[0]
+        for i in range(self.value_layers()):
+            f = np.maximum(_conv_same(f, a[f"vconv{i}_w"], a[f"vconv{i}_b"]), 0.0)
         pooled = np.concatenate([f.mean(axis=(1, 2)), f.max(axis=(1, 2)),
                                  np.asarray(komi, np.float32).reshape(b, 1) / KOMI_SCALE], axis=1)
         hidden = np.maximum(pooled @ a["value_w1"] + a["value_b1"], 0.0)
@@ -271,7 +307,8 @@ def load(path):
     layers = int(meta.get("layers", 0))
     needed = [f"conv{i}_{s}" for i in range(layers - 1) for s in "wb"] + ["out_w", "out_b"]
     if meta["version"] >= 2:
-        needed += list(HEADS)
+        needed += list(HEADS) + [f"vconv{i}_{s}" for i in range(int(meta.get("value_layers", 0)))
+                                 for s in "wb"]
     missing = [n for n in needed if n not in arrays]
     if layers < 2 or missing:
         raise PolicyNetError(f"{path}: missing arrays {missing or ['conv*']}")
@@ -327,4 +364,4 @@ def open_policy_net(choice):
 __all__ = ["FORMAT", "HEADS", "NPLANES", "PolicyNet", "PolicyNetError", "SHIPPED", "SIZE_NETS",
            "VALUE_NETS", "VERSION", "VERSIONS", "compact", "row_major_points", "is_policy_net_file", "load",
            "open_policy_net", "open_value_net", "planes",
-           "point_index"]
+           "point_index", "row_major_index"]

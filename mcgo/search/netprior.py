@@ -15,14 +15,18 @@ the move into the node wins: the positions of the nodes of one look in one batch
 (:func:`node_values`). So the net's value mixes with the playouts' where the search has
 already spent ``N`` visits, as AlphaGo's lambda does, its share shrinking as the node's own
 visits come; one forward pass a node, where valuing every child would cost one a move.
+Heads on the policy net's own trunk (its file's, or a value file of heads on that trunk:
+:meth:`~mcgo.models.policy_net.PolicyNet.same_policy`) give a node its priors and its value
+in one trunk pass (:func:`judge`).
 
 The net is trained for one board size; on other sizes nothing gets its prior.
 """
 
 import numpy as np
 
-from ..board.kernels import LEGAL, PASS, TO_MOVE, WHITE, legality, play_legal
-from ..models.policy_net import compact, planes
+from ..board.kernels import (BOARDSIZE, LEGAL, PASS, TO_MOVE, WHITE, legal_moves, legality,
+                             play_legal)
+from ..models.policy_net import compact, planes, row_major_index
 from .tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
 
 # Batches of simulations (mcgo.search.control.BATCH each) between two looks for nodes that
@@ -36,12 +40,19 @@ def ratios(net, pts, info):
     side to move's legal moves; NaN elsewhere and at the pass, which the net gives no
     chance), or None with no legal move. The caller has matched the net's size to the
     board's (:meth:`mcgo.search.Search.policy_net_of`)."""
-    moves, scores = net.scores(pts, info, int(info[TO_MOVE]))
-    moves, scores = moves[:-1], scores[:-1]
-    if not len(moves):
+    return _ratios(net.move_logits(pts, info, int(info[TO_MOVE])), pts, info)
+
+
+def _ratios(logits, pts, info):
+    """:func:`ratios` of the net's row-major move ``logits`` of the position."""
+    size = int(info[BOARDSIZE])
+    moves = np.zeros(size * size + 1, dtype=np.int32)
+    n = legal_moves(pts, info, int(info[TO_MOVE]), moves)
+    if not n:
         return None
+    scores = logits.reshape(-1).astype(np.float64)[row_major_index(size)[moves[:n]]]
     out = np.full(pts.shape[1], np.nan)
-    out[moves] = np.exp(scores - scores.max())
+    out[moves[:n]] = np.exp(scores - scores.max())
     return out
 
 
@@ -64,21 +75,44 @@ def give(tree, node, ratio, visits):
     tree.floats[PRIOR_WINS, cols[keep]] += visits * r
 
 
+def _inputs(net, positions, komi):
+    """The net's planes of ``positions`` ``(pts, info)`` (the side to move's view), the komi
+    each side to move gets (``komi`` White's) and whether White is to move."""
+    stones = np.empty((len(positions), net.size, net.size), np.int8)
+    liberties = np.empty_like(stones)
+    last = np.empty((len(positions), 3), np.int16)
+    for k, (pts, info) in enumerate(positions):
+        stones[k], liberties[k], last[k] = compact(pts, info)
+    white = np.array([int(info[TO_MOVE]) == WHITE for _, info in positions])
+    return planes(stones, liberties, last), np.where(white, komi, -komi).astype(np.float32), white
+
+
+def _judged(win, score, white):
+    """``(win, black_margin)`` of the value heads' answers for the side to move: the mover's
+    chance and Black's margin."""
+    return 1.0 - win, np.where(white, -score, score)
+
+
 def node_values(net, positions, komi):
     """``(win, black_margin)``: the chance that the player who made the last move of each
     position ``(pts, info)`` of ``positions`` wins, by the net's value head, and Black's final
     margin (komi counted) by its score head, two arrays (one batch); ``komi`` as the search
     counts it (White gets it)."""
-    stones = np.empty((len(positions), net.size, net.size), np.int8)
-    liberties = np.empty_like(stones)
-    last = np.empty((len(positions), 3), np.int16)
-    to_move = np.empty(len(positions), np.float32)
-    for k, (pts, info) in enumerate(positions):
-        stones[k], liberties[k], last[k] = compact(pts, info)
-        to_move[k] = komi if int(info[TO_MOVE]) == WHITE else -komi
-    win, score, _ = net.values(planes(stones, liberties, last), to_move)
-    white = np.array([int(info[TO_MOVE]) == WHITE for _, info in positions])
-    return 1.0 - win, np.where(white, -score, score)     # the side to move's margin, Black's
+    x, to_move, white = _inputs(net, positions, komi)
+    win, score, _ = net.values(x, to_move)
+    return _judged(win, score, white)
+
+
+def judge(net, positions, komi):
+    """``(ratios, win, black_margin)`` of ``positions`` by a net with value heads on its own
+    trunk, one trunk pass for the batch: each position's :func:`ratios` and
+    :func:`node_values`."""
+    x, to_move, white = _inputs(net, positions, komi)
+    f = net.trunk(x)
+    logits = net.policy_logits(f)
+    win, score, _ = net.heads(f, to_move)
+    return ([_ratios(logits[k], *p) for k, p in enumerate(positions)],
+            *_judged(win, score, white))
 
 
 def value_net(own, size, net):
@@ -104,6 +138,8 @@ def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, valu
     prior."""
     count = 0
     waiting = []                                # (node, position) for the value net
+    # A value on the policy net's own trunk: the priors come with the values, one pass.
+    shared = value_visits > 0 and value_net is not None and value_net.same_policy(net)
     stack = [(tree.root, ())]
     while stack:
         node, line = stack.pop()
@@ -118,6 +154,9 @@ def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, valu
                 continue
             given.add(c)
             position = _replay(pts0, info0, zob, moves)
+            if shared and position is not None:
+                waiting.append((c, position))
+                continue
             ratio = None if position is None else ratios(net, *position)
             if ratio is not None:
                 give(tree, c, ratio, visits)
@@ -126,7 +165,14 @@ def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, valu
                 waiting.append((c, position))
     if waiting:
         nodes = np.array([c for c, _ in waiting])
-        wins, margins = node_values(value_net, [p for _, p in waiting], komi)
+        if shared:
+            given_ratios, wins, margins = judge(value_net, [p for _, p in waiting], komi)
+            for c, ratio in zip(nodes.tolist(), given_ratios):
+                if ratio is not None:
+                    give(tree, c, ratio, visits)
+                    count += 1
+        else:
+            wins, margins = node_values(value_net, [p for _, p in waiting], komi)
         tree.floats[PRIOR_VISITS, nodes] += value_visits
         tree.floats[PRIOR_WINS, nodes] += value_visits * wins
         if valued is not None:

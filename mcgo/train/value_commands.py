@@ -47,8 +47,11 @@ EVALUATED_POSITIONS = 20000
               help="Seed of the heads' initial weights and the batches.")
 @click.option("--whole", is_flag=True,
               help="Train the whole net (the policy's loss beside the heads'), not the heads alone.")
+@click.option("--value-layers", type=click.IntRange(0, 4), default=0, show_default=True,
+              help="The value's own 3 x 3 convolutions between the trunk and its pooling.")
 def value_net_command(games, net_file, output, positions_file, more, checkpoint, size, rate,
-                      steps, batch_size, learning_rate, eval_every, stop_at, seed, whole):
+                      steps, batch_size, learning_rate, eval_every, stop_at, seed, whole,
+                      value_layers):
     """Train the value, score and ownership heads on the trunk of a policy net, from the games
     of GAMES of one board size (SGF files, folders, .tar.gz and .zip archives), split by game;
     prints the validation and test outcome prediction (accuracy, log loss, Brier)."""
@@ -108,6 +111,7 @@ def value_net_command(games, net_file, output, positions_file, more, checkpoint,
                              learning_rate=learning_rate, eval_every=eval_every,
                              validation_positions=EVALUATED_POSITIONS, seed=seed,
                              checkpoint=checkpoint, stop_at=stop_at, whole=whole,
+                             value_layers=value_layers,
                              log=lambda line: click.echo(line, err=True))
     metrics = {}
     for split in ("validation", "test"):
