@@ -134,9 +134,18 @@ def test_training_learns_and_resumes(records, tmp_path):
     nobody = np.mean(part["ownership"][known].astype(float) ** 2)
     learned = np.mean((owner[known] - part["ownership"][known]) ** 2)
     assert learned < 0.9 * nobody, (learned, nobody)
-    heads, _ = train(net, arrays, steps=10, batch_size=32, eval_every=10, value_layers=1)
+    heads, trained = train(net, arrays, steps=10, batch_size=32, eval_every=10, value_layers=1,
+                           value_tap=net.layers - 2)
     for name in net.arrays:                          # the trunk and the policy did not move
         assert np.array_equal(heads.arrays[name], net.arrays[name]), name
+    # The engine's NumPy heads, the features' scale folded in, judge the validation
+    # positions as the training measured them (on scaled float16 features).
+    win, _, _ = heads.values(PN.planes(part["stones"], part["liberties"], part["moves"]),
+                             part["komi"])
+    y = (part["outcome"] + 1) / 2.0
+    p = np.clip(win, 1e-7, 1 - 1e-7)
+    numpy_loss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+    assert numpy_loss == pytest.approx(trained[-1]["validation_log_loss"], abs=2e-3)
     heads.save(tmp_path / "heads.npz")
     x = PN.planes(part["stones"][:16], part["liberties"][:16], part["moves"][:16])
     assert np.array_equal(PN.load(tmp_path / "heads.npz").values(x, part["komi"][:16])[0],

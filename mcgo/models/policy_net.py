@@ -209,12 +209,19 @@ class PolicyNet:
         """True when the net has the value, score and ownership heads (:data:`HEADS`)."""
         return all(k in self.arrays for k in HEADS)
 
-    def trunk(self, x):
-        """The last convolution's features ``(B, N, N, C)`` of planes ``x`` ``(B, N, N,
-        NPLANES)``."""
-        for i in range(self.layers - 1):
+    def trunk(self, x, start=0, stop=None):
+        """The features ``(B, N, N, C)`` after the trunk's convolutions ``start`` to ``stop``
+        (default: to the last, whose features the policy reads) of ``x``: planes ``(B, N, N,
+        NPLANES)``, or the features after convolution ``start``."""
+        for i in range(start, self.layers - 1 if stop is None else stop):
             x = np.maximum(_conv_same(x, self.arrays[f"conv{i}_w"], self.arrays[f"conv{i}_b"]), 0.0)
         return x
+
+    def value_tap(self):
+        """How many of the trunk's convolutions the value heads read after (metadata
+        ``value_tap``; the policy reads after them all): a policy trunk's last layer keeps
+        little beyond where to play (most of its channels are never positive)."""
+        return int(self.metadata.get("value_tap", self.layers - 1))
 
     def logits(self, x):
         """The ``N x N`` logits of one position's planes ``x`` ``(N, N, NPLANES)``, or the
@@ -233,15 +240,15 @@ class PolicyNet:
         gets (minus the komi for Black): the probability of winning, the expected final
         margin and each point's expected owner (+1 the side to move's, -1 the opponent's;
         ``(B, N, N)``). Needs :attr:`has_value`."""
-        return self.heads(self.trunk(x), komi)
+        return self.heads(self.trunk(x, stop=self.value_tap()), komi)
 
     def value_layers(self):
         """How many ``3 x 3`` convolutions of its own the value reads the trunk through."""
         return int(self.metadata.get("value_layers", 0))
 
     def heads(self, f, komi):
-        """:meth:`values` of the trunk's features ``f`` (:meth:`trunk`), so that one trunk
-        pass gives a position its move logits and its value."""
+        """:meth:`values` of the trunk's features ``f`` after :meth:`value_tap` convolutions,
+        so that one trunk pass gives a position its move logits and its value."""
         a = self.arrays
         b = f.shape[0]
         for i in range(self.value_layers()):

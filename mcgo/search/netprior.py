@@ -108,9 +108,10 @@ def judge(net, positions, komi):
     trunk, one trunk pass for the batch: each position's :func:`ratios` and
     :func:`node_values`."""
     x, to_move, white = _inputs(net, positions, komi)
-    f = net.trunk(x)
-    logits = net.policy_logits(f)
+    tap = net.value_tap()
+    f = net.trunk(x, stop=tap)
     win, score, _ = net.heads(f, to_move)
+    logits = net.policy_logits(net.trunk(f, start=tap))
     return ([_ratios(logits[k], *p) for k, p in enumerate(positions)],
             *_judged(win, score, white))
 

@@ -49,9 +49,12 @@ EVALUATED_POSITIONS = 20000
               help="Train the whole net (the policy's loss beside the heads'), not the heads alone.")
 @click.option("--value-layers", type=click.IntRange(0, 4), default=0, show_default=True,
               help="The value's own 3 x 3 convolutions between the trunk and its pooling.")
+@click.option("--value-tap", type=click.IntRange(1), default=None,
+              help="How many of the trunk's convolutions the value reads after (default: all; "
+                   "fewer with the trunk frozen only).")
 def value_net_command(games, net_file, output, positions_file, more, checkpoint, size, rate,
                       steps, batch_size, learning_rate, eval_every, stop_at, seed, whole,
-                      value_layers):
+                      value_layers, value_tap):
     """Train the value, score and ownership heads on the trunk of a policy net, from the games
     of GAMES of one board size (SGF files, folders, .tar.gz and .zip archives), split by game;
     prints the validation and test outcome prediction (accuracy, log loss, Brier)."""
@@ -64,6 +67,10 @@ def value_net_command(games, net_file, output, positions_file, more, checkpoint,
         net = open_policy_net("default").for_size(size) if net_file == "default" else load(net_file)
     except (OSError, PolicyNetError) as e:
         raise click.BadParameter(str(e), param_hint="--net") from None
+    if value_tap is not None and (value_tap > net.layers - 1 or whole and value_tap != net.layers - 1):
+        raise click.BadParameter(f"the net's trunk has {net.layers - 1} convolutions; the value "
+                                 "reads after fewer only with the trunk frozen (no --whole)",
+                                 param_hint="--value-tap")
     if net.size != size:
         raise click.BadParameter(f"the net is for {net.size}x{net.size}, not {size}x{size}",
                                  param_hint="--net")
@@ -111,7 +118,7 @@ def value_net_command(games, net_file, output, positions_file, more, checkpoint,
                              learning_rate=learning_rate, eval_every=eval_every,
                              validation_positions=EVALUATED_POSITIONS, seed=seed,
                              checkpoint=checkpoint, stop_at=stop_at, whole=whole,
-                             value_layers=value_layers,
+                             value_layers=value_layers, value_tap=value_tap,
                              log=lambda line: click.echo(line, err=True))
     metrics = {}
     for split in ("validation", "test"):

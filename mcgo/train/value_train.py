@@ -109,8 +109,9 @@ def _losses(params, batch, layers):
     return _head_losses(params, f, (komi, outcome, score, owner, has_owner, target))
 
 
-def _head_losses(params, f, batch):
-    """:func:`_losses` of trunk features ``f`` (the policy's from ``params``' ``out_*``)."""
+def _head_losses(params, f, batch, policy=True):
+    """:func:`_losses` of trunk features ``f`` (the policy's from ``params``' ``out_*``;
+    ``policy=False``: none, 0)."""
     _, jnp, optax = _jax()
     komi, outcome, score, owner, has_owner, target = batch
     logit, s, o = value_heads(params, f, komi)
@@ -119,9 +120,11 @@ def _head_losses(params, f, batch):
     score_loss = jnp.where(counted, optax.huber_loss(s, jnp.where(counted, score, 0.0) / SCORE_SCALE), 0.0)
     own_loss = jnp.where(has_owner, jnp.mean((o - owner) ** 2, axis=(1, 2)), 0.0)
     played = target >= 0
-    policy = policy_head(params, f)
-    cross = optax.softmax_cross_entropy_with_integer_labels(policy, jnp.maximum(target, 0))
-    hit = played & (jnp.argmax(policy, axis=1) == target)
+    if not policy:
+        return value, score_loss, own_loss, jnp.zeros_like(value), played & False, played
+    logits = policy_head(params, f)
+    cross = optax.softmax_cross_entropy_with_integer_labels(logits, jnp.maximum(target, 0))
+    hit = played & (jnp.argmax(logits, axis=1) == target)
     return value, score_loss, own_loss, jnp.where(played, cross, 0.0), hit, played
 
 
@@ -141,16 +144,17 @@ def _device_positions(arrays, tables, pick, symmetries):
             arrays["has_ownership"][pick], jnp.where(played >= 0, target, -1))
 
 
-def _frozen_features(fixed, data, tables, layers, n, seed, log=None):
+def _frozen_features(fixed, data, tables, convs, n, seed, scale, log=None):
     """Host arrays of the first ``n`` positions of ``data`` as the heads read them: the frozen
-    trunk's features (float16), komi, outcome, score, ownership, whether it is known and the
-    move, each position turned by a symmetry drawn with ``seed`` (``None``: none)."""
+    trunk's features after ``convs`` convolutions over ``scale`` (float16), komi, outcome,
+    score, ownership, whether it is known and the move, each position turned by a symmetry
+    drawn with ``seed`` (``None``: none)."""
     jax, jnp, _ = _jax()
 
     @jax.jit
     def chunk(pick, symmetries):
         x, *rest = _device_positions(data, tables, pick, symmetries)
-        return (features(fixed, x, layers).astype(jnp.float16), *rest)
+        return ((features(fixed, x, convs + 1) / scale).astype(jnp.float16), *rest)
 
     rng = np.random.default_rng(seed) if seed is not None else None
     out, began = None, time.monotonic()
@@ -170,9 +174,38 @@ def _frozen_features(fixed, data, tables, layers, n, seed, log=None):
     return out
 
 
+def _feature_scale(fixed, data, tables, convs, n):
+    """Each channel's root mean square over the first positions of ``data`` (1 where it is
+    never positive): a policy trunk without normalisation doubles its features' size a layer
+    (hundreds by the last), which the heads learn from only once scaled to about 1."""
+    jax, jnp, _ = _jax()
+    x, *_ = _device_positions(data, tables, jnp.arange(min(n, CHUNK)),
+                              jnp.zeros(min(n, CHUNK), jnp.int32))
+    rms = np.sqrt(np.mean(np.asarray(features(fixed, x, convs + 1), np.float64) ** 2,
+                          axis=(0, 1, 2)))
+    return np.where(rms > 1e-6, rms, 1.0).astype(np.float32)
+
+
+def fold_scale(heads, scale):
+    """Heads that read features ``f`` as ``heads`` read ``f / scale``: the scale folded into
+    the first weights that read the features (a convolution's inputs, or the pooling's rows
+    and the ownership's, the pooled mean and max being linear in a positive scale)."""
+    out = dict(heads)
+    if "vconv0_w" in out:
+        out["vconv0_w"] = out["vconv0_w"] / scale[None, None, :, None]
+        return out
+    c = len(scale)
+    w1 = np.array(out["value_w1"])
+    w1[:c] /= scale[:, None]
+    w1[c:2 * c] /= scale[:, None]
+    out["value_w1"] = w1
+    out["own_w"] = out["own_w"] / scale[None, None, :, None]
+    return out
+
+
 def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_every=1000,
           validation_positions=20000, seed=0, checkpoint=None, stop_at=None, deadline=None,
-          whole=False, policy_weight=POLICY_WEIGHT, value_layers=0, log=None):
+          whole=False, policy_weight=POLICY_WEIGHT, value_layers=0, value_tap=None, log=None):
     """The heads of ``net`` (a policy net) trained on ``arrays``
     (:func:`.value_data.positions`); returns ``(net with heads, history)``. ``whole=False``:
     the trunk and the policy stay as they are, the heads alone learn, from the trunk's
@@ -180,13 +213,18 @@ def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_eve
     the policy's cross-entropy (weighed ``policy_weight``) beside the heads' losses, so that
     the trunk learns what the value needs while the policy keeps what it knew.
     ``value_layers``: the value's own convolutions (:data:`VALUE_CHANNELS` channels) between
-    the trunk and the pooling. The best weights by the validation log loss of the value are
-    the result."""
+    the trunk and the pooling; ``value_tap``: how many of the trunk's convolutions the value
+    reads after (default all; fewer only with the trunk frozen). The best weights by the
+    validation log loss of the value are the result."""
     jax, jnp, optax = _jax()
     train_set, valid = arrays["train"], arrays["validation"]
     if not len(train_set["outcome"]) or not len(valid["outcome"]):
         raise ValueError("no training or no validation positions")
     layers = net.layers
+    tap = layers - 1 if value_tap is None else int(value_tap)
+    if not 1 <= tap <= layers - 1 or (whole and tap != layers - 1):
+        raise ValueError(f"value_tap {value_tap}: 1 to {layers - 1} with the trunk frozen, "
+                         f"{layers - 1} (all) when the whole net learns")
     policy = {k: v for k, v in net.arrays.items() if k not in HEADS and not k.startswith("vconv")}
     fixed = {} if whole else {k: jnp.asarray(v) for k, v in policy.items()}
     learned = {k: jnp.asarray(v, jnp.float32)
@@ -224,11 +262,12 @@ def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_eve
         def valid_batch(pick):
             return (jnp.asarray(pick),)
     else:
-        cached = _frozen_features(fixed, data, tables, layers, n_train, seed, log)
-        vcached = _frozen_features(fixed, vdata, tables, layers, nv, None, log)
+        scale = _feature_scale(fixed, data, tables, tap, n_train)
+        cached = _frozen_features(fixed, data, tables, tap, n_train, seed, scale, log)
+        vcached = _frozen_features(fixed, vdata, tables, tap, nv, None, scale, log)
 
         def train_losses(h, f, *rest):
-            return _head_losses({**fixed, **h}, f.astype(jnp.float32), rest)
+            return _head_losses({**fixed, **h}, f.astype(jnp.float32), rest, policy=False)
 
         valid_losses = train_losses
 
@@ -286,9 +325,10 @@ def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_eve
             if late:
                 break
     arrays_out = dict(policy)
-    arrays_out.update({k: np.asarray(v) for k, v in best.items()})
+    best = {k: np.asarray(v) for k, v in best.items()}
+    arrays_out.update(best if whole else fold_scale(best, scale))
     return PolicyNet(arrays_out, dict(net.metadata, value_whole=bool(whole),
-                                      value_layers=int(value_layers))), history
+                                      value_layers=int(value_layers), value_tap=tap)), history
 
 
 def predictions(net, split_arrays, limit=None):
