@@ -105,9 +105,9 @@ ENGINE_OPTIONS = [
             metavar="FILE|default|none",
             help="A net with value heads (mcgo learn value-net) that values each node the "
                  "policy net gives its prior to below the root (policy_net_after), as the "
-                 "value_prior setting's virtual visits: default (the shipped 19x19 net, "
-                 "value_prior 50 on 19x19), a file (--set value_prior=N), or none (the "
-                 "policy net's own heads, where it has them)."),
+                 "value_prior setting's virtual visits: default (the shipped 19x19 net, with "
+                 "the value_prior its A/B measured: see --list-settings), a file (--set "
+                 "value_prior=N), or none (the policy net's own heads, where it has them)."),
     _option("search", "--ownership-prior", type=NumberOrAuto(0), default=0.0,
             show_default=True,
             help="Virtual visits of seed 003's 1-ply ranker as a prior on the root's moves: a "

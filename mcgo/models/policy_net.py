@@ -48,9 +48,10 @@ OWN, OPPONENT = 1, 2
 (P_OWN, P_OPPONENT, P_EMPTY, P_OWN_1, P_OWN_2, P_OWN_3, P_OPP_1, P_OPP_2, P_OPP_3, P_LAST,
  P_PREVIOUS, P_KO, P_ONES) = range(13)
 NPLANES = 13
-# The value heads (version 2): the trunk's features, through the value's own ``3 x 3``
-# convolutions where the net has them (``vconv0_w``, ...: metadata ``value_layers``; a frozen
-# policy trunk's features say little of who is winning until such a layer combines them),
+# The value heads (version 2): the trunk's features (after its first ``value_tap``
+# convolutions: metadata, default all), through the value's own ``3 x 3`` convolutions where
+# the net has them (``vconv0_w``, ...: metadata ``value_layers``; a frozen policy trunk's
+# features say little of who is winning until such a layer combines them),
 # pooled over the board (mean and max of each channel) with the komi, through a hidden layer
 # to the win's logit and the score; a 1 x 1 convolution to each point's owner. Inputs and
 # outputs are scaled to about 1.
