@@ -42,6 +42,15 @@ RULES_SCORING = {"chinese": "area", "aga": "area", "new_zealand": "area",
                  "new-zealand": "area", "tromp-taylor": "area", "cgos": "area", "kgs": "area",
                  "stone-scoring": "area", "japanese": "territory", "korean": "territory"}
 DEFAULT_RULES = "chinese"
+# White's compensation for Black's handicap stones under area scoring, by rule set, as KataGo
+# names it (its whiteHandicapBonus): "N" points for N stones (Chinese rules, and OGS's and
+# KGS's Chinese), "N-1" (AGA), "0" (the rest: territory scoring needs none, since a handicap
+# stone is not a point of territory; Tromp-Taylor, CGOS and New Zealand rules give none).
+HANDICAP_BONUS = {"chinese": "N", "kgs": "N", "aga": "N-1"}
+HANDICAP_BONUS_RULES = ("0", "N", "N-1")
+# Other spellings of rule sets (KataGo's names, SGF RU texts) and the set mcgo plays for them.
+RULE_ALIASES = {"chinese-ogs": "chinese", "chinese-kgs": "chinese", "bga": "aga",
+                "aga-button": "aga", "nz": "new-zealand", "tromp-taylor": "tromp-taylor"}
 # Rules under which the game ends at two passes and every stone left on the board counts as
 # alive (CGOS): a pass that wins on that count ends the game won. Under the others the dead
 # stones come off first, and a stone of ours left dead in the opponent's area loses its point.
@@ -56,6 +65,43 @@ def counts_every_stone(name):
     (True, False)
     """
     return name.lower() in TROMP_TAYLOR_RULES
+
+
+def rules_name(text):
+    """The rule set mcgo plays for ``text`` (a GTP, KataGo or SGF ``RU`` name, any case,
+    spaces or underscores for hyphens), or None when it knows none by that name.
+
+    >>> rules_name("New Zealand"), rules_name("NZ"), rules_name("Chinese_OGS"), rules_name("Ing")
+    ('new-zealand', 'new-zealand', 'chinese', None)
+    """
+    name = text.strip().lower().replace(" ", "-").replace("_", "-")
+    name = RULE_ALIASES.get(name, name)
+    return name if name in RULES_SCORING else None
+
+
+def handicap_bonus_rule(name):
+    """White's handicap compensation under the rule set ``name`` (case ignored): ``"0"``,
+    ``"N"`` or ``"N-1"`` (:data:`HANDICAP_BONUS`); ValueError for unknown rules.
+
+    >>> handicap_bonus_rule("Chinese"), handicap_bonus_rule("aga"), handicap_bonus_rule("japanese")
+    ('N', 'N-1', '0')
+    """
+    rules_scoring(name)
+    return HANDICAP_BONUS.get(name.lower(), "0")
+
+
+def handicap_bonus(rule, stones):
+    """The points White gets for ``stones`` handicap stones under the bonus ``rule``
+    (``"0"``, ``"N"``, ``"N-1"``); fewer than two stones is no handicap.
+
+    >>> handicap_bonus("N", 9), handicap_bonus("N-1", 9), handicap_bonus("N", 1), handicap_bonus("0", 4)
+    (9, 8, 0, 0)
+    """
+    if rule not in HANDICAP_BONUS_RULES:
+        raise ValueError(f"unknown handicap bonus {rule!r} (known: {', '.join(HANDICAP_BONUS_RULES)})")
+    if stones < 2 or rule == "0":
+        return 0
+    return stones if rule == "N" else stones - 1
 
 
 def rules_scoring(name):

@@ -332,7 +332,7 @@ def test_kata_get_rules_names_area_scoring_and_positional_superko():
     rules = json.loads(Session(size=9, komi=7.0, seed=1).send("kata-get-rules"))
     assert rules["scoring"] == "AREA" and rules["ko"] == "POSITIONAL"
     assert rules["suicide"] is False and rules["tax"] == "NONE"
-    assert rules["whiteHandicapBonus"] == "0"
+    assert rules["whiteHandicapBonus"] == "N"      # Chinese rules, mcgo's default, as KataGo's
 
 
 # ---------------------------------------------------------------- pondering

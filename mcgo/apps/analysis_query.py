@@ -21,7 +21,7 @@ from typing import Optional
 import numpy as np
 
 from .. import options
-from ..board import coords
+from ..board import coords, handicap
 from ..board.board import AREA, TERRITORY, Board
 from ..board.kernels import BLACK, PASS, WHITE
 from ..gtp.analysis_text import (PV_LENGTH, kata_ownership, ownership_stdev, playout_score,
@@ -34,18 +34,15 @@ PLAYERS = {"B": BLACK, "W": WHITE}
 PLAYER_NAMES = {BLACK: "B", WHITE: "W"}
 # KataGo's rule names beyond mcgo's own (mcgo.options.RULES_SCORING): variants that score the
 # same way (mcgo plays positional superko and no suicide under every name).
-KATAGO_RULE_ALIASES = {"chinese-ogs": "chinese", "chinese-kgs": "chinese", "bga": "aga",
-                       "aga-button": "aga", "tromp-taylor": "tromp-taylor"}
 MAX_KOMI = 150.0
 # Fields KataGo reads that change its network's search, not mcgo's: accepted, unused.
-UNUSED_FIELDS = ("rootPolicyTemperature", "rootFpuReductionMax", "whiteHandicapBonus",
-                 "includeNoResultValue")
+UNUSED_FIELDS = ("rootPolicyTemperature", "rootFpuReductionMax", "includeNoResultValue")
 KNOWN_FIELDS = {"id", "moves", "initialStones", "initialPlayer", "rules", "komi",
                 "boardXSize", "boardYSize", "analyzeTurns", "maxVisits", "overrideSettings",
                 "includeOwnership", "includeOwnershipStdev", "includeMovesOwnership",
                 "includeMovesOwnershipStdev", "includePolicy", "includePVVisits", "avoidMoves",
                 "allowMoves", "reportDuringSearchEvery", "priority", "priorities",
-                "analysisPVLen", *UNUSED_FIELDS}
+                "analysisPVLen", "whiteHandicapBonus", *UNUSED_FIELDS}
 # overrideSettings keys mcgo uses; wideRootNoise is accepted (mcgo's root has no policy noise).
 OVERRIDES = ("maxVisits", "maxTime", "reportAnalysisWinratesAs", "wideRootNoise")
 
@@ -119,7 +116,9 @@ def query_of(obj, defaults):
     komi = _komi(obj.get("komi"), scoring)
     moves = _moves(_required(obj, "moves"), size, "moves")
     board = Board(size, komi=komi, scoring=scoring)
-    _place(board, _moves(obj.get("initialStones", []), size, "initialStones"))
+    initial = _moves(obj.get("initialStones", []), size, "initialStones")
+    _place(board, initial)
+    board.handicap_bonus = _handicap_bonus(obj, initial, moves)
     first = obj.get("initialPlayer")
     if first is not None and first not in PLAYERS:
         raise QueryError("must be B or W", "initialPlayer")
@@ -223,14 +222,37 @@ def rules_scoring(rules):
         return AREA if scoring == "AREA" else TERRITORY
     if not isinstance(rules, str):
         raise QueryError("must be a rules name or a rules object", "rules")
-    name = rules.strip().lower().replace(" ", "-").replace("_", "-")
-    try:
-        return options.rules_scoring(KATAGO_RULE_ALIASES.get(name, name))
-    except ValueError:
-        raise QueryError(f"unknown rules {rules!r}", "rules") from None
+    name = options.rules_name(rules)
+    if name is None:
+        raise QueryError(f"unknown rules {rules!r}", "rules")
+    return options.rules_scoring(name)
 
 
 _scoring = rules_scoring
+
+
+def _handicap_bonus(obj, initial, moves):
+    """White's points for the handicap, as KataGo counts them: the rules' ``N``, ``N-1`` or
+    ``0`` (a name's, or a rules object's ``whiteHandicapBonus``; the query's own
+    ``whiteHandicapBonus`` wins) for N handicap stones, Black's set-up stones and first
+    moves before White's (:func:`mcgo.board.handicap.stones_given`)."""
+    rules = obj["rules"]
+    rule = obj.get("whiteHandicapBonus")
+    field = "whiteHandicapBonus"
+    if rule is None and isinstance(rules, dict):
+        rule, field = rules.get("whiteHandicapBonus", "0"), "rules"
+    elif rule is None:
+        rule = options.handicap_bonus_rule(options.rules_name(rules))
+    if rule not in options.HANDICAP_BONUS_RULES:
+        raise QueryError(f"whiteHandicapBonus {rule!r}: must be one of "
+                         f"{', '.join(options.HANDICAP_BONUS_RULES)}", field)
+    first = 0
+    for color, point in moves:
+        if color != BLACK:
+            break
+        first += point != PASS
+    return options.handicap_bonus(rule, handicap.stones_given(
+        sum(c == BLACK for c, _ in initial), sum(c == WHITE for c, _ in initial), first))
 
 
 def _komi(value, scoring):

@@ -217,6 +217,7 @@ class Count:
     scoring: str = AREA
     black_prisoners: int = 0      # white stones black took, the dead ones included
     white_prisoners: int = 0
+    handicap_bonus: float = 0     # White's compensation for the handicap stones (the rules')
 
     @property
     def black(self):
@@ -227,8 +228,8 @@ class Count:
     @property
     def white(self):
         if self.scoring == TERRITORY:
-            return self.white_territory + self.white_prisoners + self.komi
-        return self.white_stones + self.white_territory + self.komi
+            return self.white_territory + self.white_prisoners + self.komi + self.handicap_bonus
+        return self.white_stones + self.white_territory + self.komi + self.handicap_bonus
 
     @property
     def result(self):
@@ -253,6 +254,9 @@ def count_area(board, dead):
     >>> c = count_area(b, [b.point("A3"), b.point("E4")])
     >>> (c.black, c.white, c.result)
     (6, 11.5, 'W+5.5')
+    >>> b.scoring, b.handicap_bonus = "area", 2     # two handicap stones, Chinese rules
+    >>> count_lines(count_area(b, [b.point("A3"), b.point("E4")]), 5)[2]
+    'white: 5 stones + 10 territory + 0.5 komi + 2 for the handicap = 17.5'
     """
     cleaned = board.copy()
     if dead:
@@ -271,7 +275,8 @@ def count_area(board, dead):
     dead_white = [p for p in dead if board.color_at(p) == WHITE]
     return Count(tally[BLACK, True], tally[BLACK, False], tally[WHITE, True],
                  tally[WHITE, False], board.komi, dame, dead_black, dead_white, board.scoring,
-                 board.captures(BLACK) + len(dead_white), board.captures(WHITE) + len(dead_black))
+                 board.captures(BLACK) + len(dead_white), board.captures(WHITE) + len(dead_black),
+                 board.handicap_bonus)
 
 
 def vertices(points, size):
@@ -291,16 +296,21 @@ def count_lines(count, size):
         lines += [f"black: {count.black_territory} territory + "
                   f"{plural(count.black_prisoners, 'prisoner')} = {count.black:g}",
                   f"white: {count.white_territory} territory + "
-                  f"{plural(count.white_prisoners, 'prisoner')} + {count.komi:g} komi "
-                  f"= {count.white:g}"]
+                  f"{plural(count.white_prisoners, 'prisoner')} + {count.komi:g} komi"
+                  f"{_bonus(count)} = {count.white:g}"]
     else:
         lines += [f"black: {plural(count.black_stones, 'stone')} + {count.black_territory} "
                   f"territory = {count.black:g}",
                   f"white: {plural(count.white_stones, 'stone')} + {count.white_territory} "
-                  f"territory + {count.komi:g} komi = {count.white:g}"]
+                  f"territory + {count.komi:g} komi{_bonus(count)} = {count.white:g}"]
     if count.dame:
         lines.append(f"neutral points: {count.dame}")
     return lines
+
+
+def _bonus(count):
+    """`` + 2 for the handicap``: White's compensation in a breakdown, when there is one."""
+    return f" + {count.handicap_bonus:g} for the handicap" if count.handicap_bonus else ""
 
 
 def result_words(result):

@@ -105,10 +105,11 @@ class Board:
     EMPTY = EMPTY
     PASS = PASS
 
-    def __init__(self, size=19, komi=DEFAULT_KOMI, superko=True, scoring=AREA):
+    def __init__(self, size=19, komi=DEFAULT_KOMI, superko=True, scoring=AREA, handicap_bonus=0):
         coords.check_size(size)
         self.size = size
         self.komi = float(komi)
+        self.handicap_bonus = handicap_bonus
         self.superko = superko
         self.scoring = check_scoring(scoring)
         self.zob = zobrist(size)
@@ -119,6 +120,16 @@ class Board:
         self._seen_hashes = {int(self.info[K.HASH]): 1}
 
     # ----------------------------------------------------------------- reading
+    @property
+    def handicap_bonus(self):
+        """White's points for Black's handicap stones, as the rules give them (Chinese rules:
+        N for N stones; :func:`mcgo.options.handicap_bonus`), counted as komi is."""
+        return self._handicap_bonus
+
+    @handicap_bonus.setter
+    def handicap_bonus(self, points):
+        self._handicap_bonus = float(points)
+
     @property
     def to_move(self):
         return int(self.info[K.TO_MOVE])
@@ -322,13 +333,26 @@ class Board:
         return black - white
 
     def scoring_offset(self):
-        """What territory scoring takes from black's area score: :meth:`placed_difference`
-        (0 under area scoring). Territory plus prisoners equals area minus the stones each
+        """What the rules take from black's area score besides komi: White's handicap
+        compensation (:attr:`handicap_bonus`) and, under territory scoring,
+        :meth:`placed_difference`. Territory plus prisoners equals area minus the stones each
         side placed, since every placed stone is either on the board (counted in area, not in
         territory) or a prisoner of the other side; a stone played inside one's own territory
         costs a point, a dame none. One difference is left out: under Japanese rules the
-        empty points of a seki are nobody's, while this counts them as area does."""
-        return self.placed_difference() if self.scoring == TERRITORY else 0
+        empty points of a seki are nobody's, while this counts them as area does.
+
+        >>> board = Board(9, komi=0.5, handicap_bonus=2)    # two stones, Chinese rules
+        >>> board.setup(black=["C3", "G7"])
+        >>> board.scoring_offset(), board.result()
+        (2.0, 'B+78.5')
+        """
+        placed = self.placed_difference() if self.scoring == TERRITORY else 0
+        return placed + self.handicap_bonus
+
+    def counting(self):
+        """What the count depends on besides the stones: ``(size, komi, scoring,
+        handicap_bonus)``; a search's win rates hold while it stays the same."""
+        return self.size, self.komi, self.scoring, self.handicap_bonus
 
     def score(self, komi=None):
         """The score from black's side, komi included, every stone counted alive: positive
@@ -352,7 +376,7 @@ class Board:
     def copy(self):
         other = Board.__new__(Board)
         other.size, other.komi, other.superko, other.zob = self.size, self.komi, self.superko, self.zob
-        other.scoring = self.scoring
+        other.scoring, other._handicap_bonus = self.scoring, self._handicap_bonus
         other.pts, other.info = self.pts.copy(), self.info.copy()
         other.history = list(self.history)  # entries are immutable
         other.moves = list(self.moves)

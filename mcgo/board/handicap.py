@@ -91,3 +91,18 @@ def _closer(nearest, rc, q):
         d = abs(r - qr) + abs(c - qc)
         if d < nearest[p]:
             nearest[p] = d
+
+
+def stones_given(black, white, black_first_moves=0):
+    """The handicap of a game that starts with ``black`` and ``white`` stones set up (counts)
+    and ``black_first_moves`` moves of Black's before White's first: Black's stones and moves,
+    when White has no stone and they are more than one; else 0 (an even game, or a position
+    set up). KataGo counts a handicap the same way, and White's compensation from it.
+
+    >>> stones_given(4, 0), stones_given(1, 0), stones_given(0, 0, black_first_moves=3)
+    (4, 0, 3)
+    >>> stones_given(4, 1)                      # a problem or a position: no handicap
+    0
+    """
+    given = black + black_first_moves
+    return given if white == 0 and given > 1 else 0

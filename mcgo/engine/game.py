@@ -65,6 +65,7 @@ class Game:
         self._shown_net = None       # the shipped network, loaded when mcgo-ownership asks
         self.scoring = options.rules_scoring(config.rules)   # the board's: "area" or "territory"
         self.every_stone_counts = options.counts_every_stone(config.rules)   # Tromp-Taylor, CGOS
+        self.handicap_bonus_rule = options.handicap_bonus_rule(config.rules)  # "0", "N", "N-1"
         self.capture_dead = False    # Fuego's go_param_rules capture_dead: every genmove cleans up
         if config.playout_player:
             self.use_playout_player()
@@ -169,15 +170,31 @@ class Game:
     def new_board(self, size, komi):
         """An empty board: a new game, of ``size`` with ``komi``, under the engine's rules."""
         self.board = Board(size, komi=komi, scoring=self.scoring)
-        self.handicap = 0
+        self._set_handicap(0)
         self.player.new_game()
 
     def set_position(self, board, handicap=0):
-        """Go on from ``board`` (a loaded record's), under the engine's rules: a new game."""
+        """Go on from ``board`` (a loaded record's), under the engine's rules: a new game;
+        ``handicap`` its handicap stones (White's compensation follows from the rules)."""
         board.scoring = self.scoring
         self.board = board
-        self.handicap = handicap
+        self._set_handicap(handicap)
         self.player.new_game()
+
+    def _set_handicap(self, stones):
+        """The game's handicap is ``stones``: the board counts White's compensation for
+        them by the rules (:func:`mcgo.options.handicap_bonus`)."""
+        self.handicap = stones
+        self.board.handicap_bonus = options.handicap_bonus(self.handicap_bonus_rule, stones)
+
+    def set_handicap_bonus(self, rule):
+        """White's handicap compensation ``"0"``, ``"N"`` or ``"N-1"`` from now on, whatever
+        the rules' (KataGo's ``whiteHandicapBonus``)."""
+        if rule not in options.HANDICAP_BONUS_RULES:
+            raise GameError(f"unknown handicap bonus {rule} (known: "
+                            f"{', '.join(options.HANDICAP_BONUS_RULES)})")
+        self.handicap_bonus_rule = rule
+        self._set_handicap(self.handicap)
 
     def set_komi(self, komi):
         if komi != self.board.komi:
@@ -191,7 +208,7 @@ class Game:
             raise GameError("board not empty")
         self.board.setup(black=points)
         self.board.to_move = WHITE
-        self.handicap = len(points)
+        self._set_handicap(len(points))
         return " ".join(coords.to_gtp(p, self.board.size) for p in points)
 
     def fixed_handicap(self, stones):
@@ -216,6 +233,8 @@ class Game:
             self.board.undo()
         except IndexError:
             raise GameError("cannot undo") from None
+        if not self.board.history:          # the handicap stones went with it
+            self._set_handicap(0)
 
     def final_score(self):
         """The result of the position as the judge counts it (``B+3.5``, ``W+1``, ``0``)."""
@@ -230,13 +249,16 @@ class Game:
 
     def set_rules(self, name):
         """Play rule set ``name`` from now on (:data:`mcgo.options.RULES_SCORING`); the
-        position stays, its score changes with the scoring."""
+        position stays, its score changes with the scoring and White's handicap
+        compensation."""
         try:
             self.scoring = options.rules_scoring(name)
         except ValueError:
             raise GameError(f"unknown rules {name}") from None
         self.every_stone_counts = options.counts_every_stone(name)
+        self.handicap_bonus_rule = options.handicap_bonus_rule(name)
         self.board.scoring = self.scoring      # the search starts a new tree for it
+        self._set_handicap(self.handicap)
 
     def set_seed(self, seed):
         """Any integer, reduced modulo 2^64 (:func:`mcgo.options.normalize_seed`), for the
@@ -311,8 +333,7 @@ class Game:
         last, result = self.search.last_board, self.search.last_result
         if last is None or result is None:
             return False
-        if (last.size, last.komi, last.scoring) != (self.board.size, self.board.komi,
-                                                    self.board.scoring):
+        if last.counting() != self.board.counting():
             return False
         now, before = self.board.history, last.history
         if now == before and last.to_move == self.board.to_move:

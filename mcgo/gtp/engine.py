@@ -208,8 +208,7 @@ class Engine:
         if position is None or self._analysis is not None:
             return
         b = self.game.board
-        if (b.size, b.komi, b.scoring, b.to_move) != (position.size, position.komi,
-                                                      position.scoring, position.to_move) \
+        if (b.counting(), b.to_move) != (position.counting(), position.to_move) \
                 or b.history != position.history:
             self._ponder_position = None
             return

@@ -5,8 +5,10 @@
 The parameters are the named search settings (``mcgo gtp --list-settings``), the limits
 (``playouts`` and KataGo's ``maxVisits``/``maxPlayouts``; ``seconds`` and KataGo's
 ``maxTime``) and ``numSearchThreads``. The rules are the ones mcgo plays: area or territory
-scoring, positional superko, no suicide, no handicap compensation; ``kata-set-rules``
-chooses them by name (Japanese and Korean rules count territory).
+scoring, positional superko, no suicide, and White's handicap compensation as the rule set
+gives it (``N`` points for N stones under Chinese rules, ``N-1`` under AGA's, else none);
+``kata-set-rules`` chooses them by name (Japanese and Korean rules count territory), and
+``kata-set-rule whiteHandicapBonus 0|N|N-1`` the compensation alone, as KataGo's does.
 """
 
 import json
@@ -74,11 +76,30 @@ def kata_set_param(engine, args):
 
 def kata_get_rules(engine, args):
     """The rules mcgo plays, in ``kata-get-rules``'s JSON: area or territory scoring,
-    positional superko, suicide illegal, no tax, no button, no compensation for handicap
-    stones (the score is area, or territory and prisoners, minus komi), and passing with
-    dead stones on the board is fine (``final_status_list`` judges them)."""
-    rules = dict(RULES, scoring=engine.game.scoring.upper())
+    positional superko, suicide illegal, no tax, no button, White's compensation for
+    handicap stones (``0``, ``N``, ``N-1``), and passing with dead stones on the board is
+    fine (``final_status_list`` judges them)."""
+    rules = dict(RULES, scoring=engine.game.scoring.upper(),
+                 whiteHandicapBonus=engine.game.handicap_bonus_rule)
     return json.dumps(rules, separators=(",", ":"))
+
+
+def kata_set_rule(engine, args):
+    """KataGo's ``kata-set-rule KEY VALUE``: ``whiteHandicapBonus`` (``0``, ``N``, ``N-1``)
+    changes; the other keys only to what mcgo plays now (:func:`kata_get_rules`): it plays
+    no other ko, suicide, tax or button rule, and its scoring comes with a rule set
+    (``kata-set-rules``)."""
+    need(args, 2, 2)
+    key, value = args
+    rules = json.loads(kata_get_rules(engine, []))
+    if key == "whiteHandicapBonus":
+        engine.game.set_handicap_bonus(value.upper())
+    elif key not in rules:
+        raise GtpError(f"unknown rule {key} (known: {', '.join(rules)})")
+    elif value.lower() != str(rules[key]).lower():
+        hint = " (kata-set-rules chooses a rule set)" if key == "scoring" else ""
+        raise GtpError(f"mcgo plays {key} {rules[key]} here{hint}")
+    return ""
 
 
 def kata_set_rules(engine, args):
@@ -91,4 +112,4 @@ def kata_set_rules(engine, args):
 
 COMMANDS = {"kata-list-params": kata_list_params, "kata-get-param": kata_get_param,
             "kata-set-param": kata_set_param, "kata-get-rules": kata_get_rules,
-            "kata-set-rules": kata_set_rules}
+            "kata-set-rules": kata_set_rules, "kata-set-rule": kata_set_rule}

@@ -269,15 +269,18 @@ class PolicyNet:
             raise PolicyNetError(f"the net is for {self.size}x{self.size}, not {size}x{size}")
         return self.logits(planes(*compact(pts, info, color))).reshape(size * size)
 
-    def scores(self, pts, info, color):
+    def scores(self, pts, info, color, logits=None):
         """(moves, logits) of every legal move, pass last with no chance (-inf): the
-        move model's interface, for the prediction tables."""
+        move model's interface, for the prediction tables. ``logits``: the position's
+        row-major logits when a batch already computed them (:meth:`policy_logits`)."""
         size = int(info[K.BOARDSIZE])
         moves = np.zeros(size * size + 1, dtype=np.int32)
         n = K.legal_moves(pts, info, color, moves)
         moves[n] = K.PASS
         moves = moves[:n + 1]
-        logits = self.move_logits(pts, info, color).astype(np.float64)
+        if logits is None:
+            logits = self.move_logits(pts, info, color)
+        logits = np.asarray(logits).reshape(-1).astype(np.float64)
         out = np.full(n + 1, -np.inf)
         out[:n] = logits[_layout(size)[1][moves[:n]]]
         return moves, out

@@ -24,9 +24,8 @@ The net is trained for one board size; on other sizes nothing gets its prior.
 
 import numpy as np
 
-from ..board.kernels import (BOARDSIZE, LEGAL, PASS, TO_MOVE, WHITE, legal_moves, legality,
-                             play_legal)
-from ..models.policy_net import compact, planes, row_major_index
+from ..board.kernels import LEGAL, PASS, TO_MOVE, WHITE, legality, play_legal
+from ..models.policy_net import compact, planes
 from .tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
 
 # Batches of simulations (mcgo.search.control.BATCH each) between two looks for nodes that
@@ -35,24 +34,17 @@ from .tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
 SCAN_BATCHES = 4
 
 
-def ratios(net, pts, info):
+def ratios(net, pts, info, logits=None):
     """``P(move) / P(best)`` by the net for each point of the position ``(pts, info)`` (the
     side to move's legal moves; NaN elsewhere and at the pass, which the net gives no
-    chance), or None with no legal move. The caller has matched the net's size to the
-    board's (:meth:`mcgo.search.Search.policy_net_of`)."""
-    return _ratios(net.move_logits(pts, info, int(info[TO_MOVE])), pts, info)
-
-
-def _ratios(logits, pts, info):
-    """:func:`ratios` of the net's row-major move ``logits`` of the position."""
-    size = int(info[BOARDSIZE])
-    moves = np.zeros(size * size + 1, dtype=np.int32)
-    n = legal_moves(pts, info, int(info[TO_MOVE]), moves)
-    if not n:
+    chance), or None with no legal move; ``logits`` the position's when a batch computed
+    them. The caller has matched the net's size to the board's
+    (:meth:`mcgo.search.Search.policy_net_of`)."""
+    moves, scores = net.scores(pts, info, int(info[TO_MOVE]), logits)
+    if len(moves) == 1:                             # the pass alone
         return None
-    scores = logits.reshape(-1).astype(np.float64)[row_major_index(size)[moves[:n]]]
     out = np.full(pts.shape[1], np.nan)
-    out[moves[:n]] = np.exp(scores - scores.max())
+    out[moves[:-1]] = np.exp(scores[:-1] - scores[:-1].max())
     return out
 
 
@@ -112,7 +104,7 @@ def judge(net, positions, komi):
     f = net.trunk(x, stop=tap)
     win, score, _ = net.heads(f, to_move)
     logits = net.policy_logits(net.trunk(f, start=tap))
-    return ([_ratios(logits[k], *p) for k, p in enumerate(positions)],
+    return ([ratios(net, *p, logits[k]) for k, p in enumerate(positions)],
             *_judged(win, score, white))
 
 

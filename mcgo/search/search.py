@@ -202,7 +202,7 @@ class Search:
         return [Worker(size, Tree(capacity), 0, seeds[i], self.model) for i in range(self.threads)]
 
     def _prepare(self, board, move_filter=None):
-        key = (board.size, board.komi, board.scoring, move_filter)
+        key = (board.counting(), move_filter)
         if self.workers is None or self._key != key:
             self.workers = self._make_workers(board.size)
             self._key = key

@@ -19,6 +19,9 @@ Rules of replay: a record is a fact, not a proposal, so it is replayed as record
   occupied point and suicide (the kernels have no rules that allow it). Other reasons raised
   here: ``too short`` (fewer moves than ``min_moves``), a setup that leaves a chain without
   liberties, and ``HA[n]`` with no fixed placement on the board.
+* The board counts what the record's rules give White for Black's handicap (``RU``; a
+  record naming no rules mcgo knows, mcgo's default, Chinese: N points for N stones), the
+  handicap counted as KataGo counts it from the start (:func:`handicap_bonus`).
 * ``superko`` is the rule of the board for the moves played on it afterwards (GTP ``play``
   after ``loadsgf``), not a test of the record.
 
@@ -32,8 +35,9 @@ mcgo.sgf.replay.ReplayError: <bytes> game 1: move 4 (white E5) is illegal: occup
 (7.0, True, True)
 """
 
-from ..board import BLACK, WHITE, Board, IllegalMove, color_name, coords  # noqa: F401 (doctests)
-from ..board.handicap import fixed_points
+from .. import options
+from ..board import BLACK, PASS, WHITE, Board, IllegalMove, color_name, coords  # noqa: F401 (doctests)
+from ..board.handicap import fixed_points, stones_given
 from .record import SgfError
 
 
@@ -118,6 +122,8 @@ def positions(record, *, superko=True):
                 board.setup(black=setup.black, white=setup.white, empty=setup.empty)
             except ValueError as e:
                 raise ReplayError(f"setup {e}", record, number, board=before) from None
+        if number == 0:
+            board.handicap_bonus = handicap_bonus(record, board)
         yield number, board
         if number == len(moves):
             return
@@ -126,6 +132,27 @@ def positions(record, *, superko=True):
             board.play(point, color, repetition=False)
         except IllegalMove as e:
             raise ReplayError(e.reason, record, number + 1, point, color, board) from None
+
+
+def handicap_bonus(record, start):
+    """White's points for the handicap of ``record`` whose first position is ``start``, by
+    the record's rules (``RU``; unknown or none: :data:`mcgo.options.DEFAULT_RULES`): the
+    handicap is Black's stones at the start, or Black's first moves, when more than one and
+    White has no stone (:func:`mcgo.board.handicap.stones_given`).
+
+    >>> from mcgo.sgf import read_game
+    >>> [replay(read_game(b"(;SZ[9]HA[3]RU[%s]KM[0.5])" % ru)).handicap_bonus
+    ...  for ru in (b"Chinese", b"AGA", b"Japanese", b"NZ")]
+    [3.0, 2.0, 0.0, 0.0]
+    """
+    name = options.rules_name(record.rules or "") or options.DEFAULT_RULES
+    first = 0
+    for color, point in record.moves:
+        if color != BLACK:
+            break
+        first += point != PASS
+    given = stones_given(len(start.stones(BLACK)), len(start.stones(WHITE)), first)
+    return options.handicap_bonus(options.handicap_bonus_rule(name), given)
 
 
 def _start(record, superko):

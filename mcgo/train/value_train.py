@@ -103,29 +103,35 @@ def forward(trunk, heads, x, komi, layers):
 def _losses(params, batch, layers):
     """Per-position ``(value, score, ownership, policy)`` losses of a device batch (the
     policy's cross-entropy where a move was played, 0 at a pass), and whether the policy's
-    first choice was the move."""
+    first choice was the move, and whether a move was played."""
     x, komi, outcome, score, owner, has_owner, target = batch
     f = features(params, x, layers)
-    return _head_losses(params, f, (komi, outcome, score, owner, has_owner, target))
+    return (*_value_losses(params, f, (komi, outcome, score, owner, has_owner)),
+            *_policy_losses(params, f, target))
 
 
-def _head_losses(params, f, batch, policy=True):
-    """:func:`_losses` of trunk features ``f`` (the policy's from ``params``' ``out_*``;
-    ``policy=False``: none, 0)."""
+def _value_losses(params, f, batch):
+    """Per-position ``(value, score, ownership)`` losses of the heads on trunk features
+    ``f``."""
     _, jnp, optax = _jax()
-    komi, outcome, score, owner, has_owner, target = batch
+    komi, outcome, score, owner, has_owner = batch
     logit, s, o = value_heads(params, f, komi)
     value = optax.sigmoid_binary_cross_entropy(logit, (outcome + 1.0) / 2.0)
     counted = ~jnp.isnan(score)
     score_loss = jnp.where(counted, optax.huber_loss(s, jnp.where(counted, score, 0.0) / SCORE_SCALE), 0.0)
     own_loss = jnp.where(has_owner, jnp.mean((o - owner) ** 2, axis=(1, 2)), 0.0)
-    played = target >= 0
-    if not policy:
-        return value, score_loss, own_loss, jnp.zeros_like(value), played & False, played
+    return value, score_loss, own_loss
+
+
+def _policy_losses(params, f, target):
+    """Per-position ``(cross-entropy, hit, played)`` of the policy (``params``' ``out_*``) on
+    trunk features ``f`` against the move played (``target``, -1 at a pass)."""
+    _, jnp, optax = _jax()
     logits = policy_head(params, f)
+    played = target >= 0
     cross = optax.softmax_cross_entropy_with_integer_labels(logits, jnp.maximum(target, 0))
     hit = played & (jnp.argmax(logits, axis=1) == target)
-    return value, score_loss, own_loss, jnp.where(played, cross, 0.0), hit, played
+    return jnp.where(played, cross, 0.0), hit, played
 
 
 def _device_positions(arrays, tables, pick, symmetries):
@@ -266,8 +272,11 @@ def train(net, arrays, steps=20000, batch_size=256, learning_rate=1e-3, eval_eve
         cached = _frozen_features(fixed, data, tables, tap, n_train, seed, scale, log)
         vcached = _frozen_features(fixed, vdata, tables, tap, nv, None, scale, log)
 
-        def train_losses(h, f, *rest):
-            return _head_losses({**fixed, **h}, f.astype(jnp.float32), rest, policy=False)
+        def train_losses(h, f, *rest):  # the frozen policy's loss is not trained: none
+            value, score_loss, own_loss = _value_losses({**fixed, **h}, f.astype(jnp.float32),
+                                                        rest[:-1])
+            none = jnp.zeros_like(value)
+            return value, score_loss, own_loss, none, none > 0, rest[-1] >= 0
 
         valid_losses = train_losses
 
