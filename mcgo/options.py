@@ -212,6 +212,10 @@ NAMED_SETTINGS = {s.name: s for s in (
                                   "that gets the policy net's prior (policy_net_after; 0: "
                                   "none)",
             strong=0.0, thesis=0.0),
+    Setting("dynamic_komi", int, "1: in a handicap game the search counts White extra komi "
+                                 "that fades as the game goes (Pachi's linear dynamic komi; "
+                                 "mcgo.engine.dynkomi), 0: the real komi",
+            strong=1, thesis=0),
     Setting("opening_rave_equiv", float, "rave_equiv for the first OPENING_RAVE_MOVES moves of a "
                                          "game on 19x19 (0: rave_equiv throughout)",
             strong=50.0, thesis=0.0),

@@ -22,7 +22,9 @@ import pytest
 from click.testing import CliRunner
 from sgfmill import sgf
 
+from mcgo.board import coords
 from mcgo.board.board import result_text
+from mcgo.board.handicap import fixed_points
 from mcgo.match.archive import GAMES_ARCHIVE, game_sgf
 from mcgo.match import settings as match_settings
 from mcgo.match.commands import match as match_command
@@ -305,3 +307,32 @@ def test_short_match_through_the_command(tmp_path, gnugo_command, gnugo):
             assert record["result"] == result_text(parse_score(gnugo_score_of_sgf(gnugo_command, sgf_path)))
     assert f"games 2 (decided {doc['summary']['decided']}" in result.stdout
     assert "95% Wilson" in result.stdout and "Elo engine - opponent" in result.stdout
+
+
+@pytest.mark.gnugo
+def test_handicap_match_counts_whites_compensation_as_the_referee(tmp_path, gnugo):
+    """mcgo gives GNU Go three stones on 9x9 (``--handicap 3``, komi 0.5): every engine and
+    the referee get ``fixed_handicap 3``, the record has them as ``HA``/``AB``, and at the end
+    mcgo's own count (White's 3 points for the stones included, Chinese rules) is GNU Go's."""
+    out = tmp_path / "match"
+    result = subprocess.run(MCGO + ["match", "--black", gnugo + " --level 1 --never-resign",
+                                    "--white", "mcgo:--playouts 100 --resign 0",
+                                    "--handicap", "3", "--komi", "0.5", "--games", "1",
+                                    "--size", "9", "--out", str(out)],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["config"]["settings"]["handicap"] == 3
+    record = doc["games"][0]
+    assert record["end"] == "two passes" and record["handicap"] == 3
+    assert record["scores"]["white_engine"] == record["scores"]["referee"].replace(".0", "")
+    game = sgf.Sgf_game.from_bytes(extracted_sgf(out, record).read_bytes())
+    assert game.get_handicap() == 3
+    stones = {coords.to_gtp(p, 9) for p in fixed_points(9, 3)}
+    assert {"ABCDEFGHJ"[c] + str(r + 1) for r, c in game.get_root().get_setup_stones()[0]} == stones
+
+
+def test_cli_refuses_a_handicap_the_board_cannot_take(tmp_path):
+    result = CliRunner().invoke(match_command, ["--engine", "x", "--opponent", "y", "--size", "5",
+                                                "--handicap", "2", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "fixed_handicap on 5x5 takes no handicap stones" in result.output

@@ -36,6 +36,7 @@ from ..tactics.atari import is_self_atari
 from ..tactics.eyes import is_true_eye
 from ..playout import mean_ownership
 from ..search.movefilter import MoveFilter
+from .dynkomi import extra_komi
 from ..search.search import REUSE_LIMIT, Search
 from ..judge.status import SETTLED, border_left, dame_left, estimate, is_settled, judge, score_without
 from .timecontrol import MIN_THINK, TimeControl
@@ -211,7 +212,15 @@ class Player:
         resign. ``handicap`` (stones) delays resigning; ``cleanup`` is
         ``kgs-genmove_cleanup`` (no resigning, no pass while dead opponent stones stand);
         ``every_stone_counts``: the rules count the board as it stands at two passes
-        (Tromp-Taylor, CGOS; :func:`pick_move`)."""
+        (Tromp-Taylor, CGOS; :func:`pick_move`). In a handicap game the search counts the
+        ``dynamic_komi`` setting's extra komi (:mod:`.dynkomi`)."""
+        extra = extra_komi(board, handicap, board.to_move) \
+            if self.search.settings["dynamic_komi"] else 0
+        if extra:
+            board = board.copy()
+            board.komi += extra
+            if self.verbose:
+                log(f"dynamic komi: White's komi {board.komi:.1f} in the search (+{extra:.1f})")
         result = self.think(board, received_at, on_progress, interval)
         if self.resigns(board, should_resign(board, result, self.resign, handicap) and not cleanup):
             return None

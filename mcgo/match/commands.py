@@ -47,6 +47,10 @@ class OptionError(click.ClickException):
               help="Board size of every game.")
 @click.option("--komi", type=FINITE, default=options.DEFAULT_KOMI, show_default=True,
               help="Komi of every game.")
+@click.option("--handicap", type=click.IntRange(min=2), default=None,
+              help="Black's fixed handicap stones in every game (GTP fixed_handicap; White "
+                   "gets N points for them, as the referee's Chinese rules say): use with "
+                   "--black and --white, and a komi of 0.5.")
 @click.option("--move-time", type=Number(min=0, min_open=True), default=None,
               help="Seconds per move, sent as time_settings 0 T 1.")
 @click.option("--game-time", type=Number(min=0, min_open=True), default=None,
@@ -83,7 +87,7 @@ class OptionError(click.ClickException):
 @click.option("--beta", type=Number(min=0, min_open=True), default=None,
               help="The SPRT's chance of accepting H0 when H1 holds [0.05].")
 def match(engine, opponent, black, white, engine_label, opponent_label, games, size, komi,
-          move_time, game_time, move_cap, move_timeout, referee, scorer, ask_engines, jobs,
+          handicap, move_time, game_time, move_cap, move_timeout, referee, scorer, ask_engines, jobs,
           ray_address, plot, out_dir, resume, sprt, alpha, beta):
     """Play a match between two GTP engines and report who won, with a 95% interval.
 
@@ -109,7 +113,8 @@ def match(engine, opponent, black, white, engine_label, opponent_label, games, s
                                "or --black and --white (fixed colours)")
     given, alternate = chosen
     try:
-        settings = MatchSettings(size, komi, move_time, game_time, move_cap, move_timeout)
+        settings = MatchSettings(size, komi, move_time, game_time, move_cap, move_timeout,
+                                 handicap or 0)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     if scorer == "referee" and not referee:

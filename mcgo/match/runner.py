@@ -32,7 +32,9 @@ import threading
 import time
 import traceback
 
+from .. import options
 from ..board import BLACK, WHITE, Board, CoordinateError, coords
+from ..board.handicap import fixed_points
 from ..sgf import record_from_board, write_sgf
 from .archive import add_game
 from .cluster import run_on_ray
@@ -56,12 +58,18 @@ def play_game(game_id, black, white, settings, referee_command=None, scorer="ref
     """
     seats = {BLACK: black, WHITE: white}
     board = Board(settings.size, komi=settings.komi)
+    if settings.handicap:       # the referee's rules (Chinese): White gets N points for N stones
+        board.setup(black=fixed_points(settings.size, settings.handicap))
+        board.to_move = WHITE
+        board.handicap_bonus = options.handicap_bonus("N", settings.handicap)
     move_times = []
     record = {"game": game_id, "black": black.label, "white": white.label,
               "date": datetime.date.today().isoformat(), "started": time.time(), "fault_engine": None,
               "fault_reason": None, "scores": {}, "disagreement": False,
               "time": {black.label: 0.0, white.label: 0.0},
               "moves_by": {black.label: 0, white.label: 0}}
+    if settings.handicap:
+        record["handicap"] = settings.handicap
     try:
         for seat in (black, white):
             prepare_engine(seat, settings, game_id)
@@ -89,6 +97,8 @@ def prepare_engine(seat, settings, game_id=0):
     seat.send(f"boardsize {settings.size}")
     seat.send("clear_board")
     seat.send(f"komi {settings.komi:g}")
+    if settings.handicap:
+        seat.send(f"fixed_handicap {settings.handicap}")
     command = settings.time_settings_command()
     if command:
         seat.send(command)
@@ -158,6 +168,7 @@ def game_record(record, board, move_times, commands):
         comments[played] = f"time {used:.2f} s"
     return record_from_board(board, black=record["black"], white=record["white"],
                              result=record["result"], date=record["date"],
+                             handicap=record.get("handicap", 0),
                              name=f"game {record['game']}", comments=comments)
 
 

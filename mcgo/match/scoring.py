@@ -55,6 +55,8 @@ def referee_score(referee_command, settings, moves):
         referee.send(f"boardsize {settings.size}")
         referee.send("clear_board")
         referee.send(f"komi {settings.komi:g}")
+        if settings.handicap:
+            referee.send(f"fixed_handicap {settings.handicap}")
         for color, point in moves:
             vertex = coords.to_gtp(point, settings.size)
             referee.send(f"play {COLOR_LETTER[color]} {vertex}")

@@ -75,9 +75,17 @@ class MatchSettings:
     """What both engines are told and how long they may think."""
 
     def __init__(self, size=9, komi=options.DEFAULT_KOMI, move_time=None, game_time=None,
-                 move_cap=None, move_timeout=None):
+                 move_cap=None, move_timeout=None, handicap=0):
         if move_time is not None and game_time is not None:
             raise ValueError("give a per-move time or a per-game time, not both")
+        if handicap:
+            from ..board.handicap import max_fixed   # the board's rule, without its kernels
+            most = max_fixed(size)
+            if not 2 <= handicap <= most:
+                fits = f"2 to {most} stones" if most else "no handicap stones"
+                raise ValueError(f"--handicap {handicap}: GTP's fixed_handicap on {size}x{size} "
+                                 f"takes {fits}")
+        self.handicap = handicap
         for name, seconds in (("--move-time", move_time), ("--game-time", game_time)):
             if seconds is not None and seconds != int(seconds):
                 raise ValueError(f"{name} {seconds:g}: GTP's time_settings takes whole seconds "
@@ -90,9 +98,12 @@ class MatchSettings:
         self.move_timeout = move_timeout
 
     def as_dict(self):
-        return {"size": self.size, "komi": self.komi, "move_time": self.move_time,
-                "game_time": self.game_time, "move_cap": self.move_cap,
-                "move_timeout": self.move_timeout}
+        settings = {"size": self.size, "komi": self.komi, "move_time": self.move_time,
+                    "game_time": self.game_time, "move_cap": self.move_cap,
+                    "move_timeout": self.move_timeout}
+        if self.handicap:       # even matches keep the records they had
+            settings["handicap"] = self.handicap
+        return settings
 
     def time_settings_command(self):
         """GTP ``time_settings``: per move is byo-yomi of 1 stone, per game is absolute."""
