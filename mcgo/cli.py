@@ -62,7 +62,11 @@ def _usage(error):
 @main.command()
 @engine_options("gtp")
 @click.option("--quiet", is_flag=True, help="No search summaries on stderr.")
-def gtp(quiet, **values):
+@click.option("--ogs-chat", is_flag=True,
+              help="After each genmove, one MALKOVICH: line on stderr with the win rate, "
+                   "the score lead and the principal variation, which OGS's gtp2ogs posts "
+                   "to the game's observers.")
+def gtp(quiet, ogs_chat, **values):
     """Play Go over GTP on stdin/stdout (for GUIs, servers and match runners)."""
     import io
 
@@ -75,7 +79,7 @@ def gtp(quiet, **values):
     def start_engine():
         from .gtp.engine import Engine
         config = recipe.engine_config(options.DEFAULT_GTP_SIZE, opened, quiet=quiet)
-        engine = Engine(config, verbose=not quiet)
+        engine = Engine(config, verbose=not quiet, chat=ogs_chat)
         engine.game.warm_up()
         return engine
 

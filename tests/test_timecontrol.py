@@ -1,7 +1,9 @@
 """The clock's plan over the game (:mod:`mcgo.engine.timecontrol`) and the search's use of it,
-against the time systems as GTP 2 (``time_settings``, ``time_left``, section 4.2) and KGS
+against the time systems as GTP 2 (``time_settings``, ``time_left``, section 4.2), KGS
 (kgsGtp's ``kgs-time_settings none | absolute MAIN | byoyomi MAIN BYO PERIODS | canadian
-MAIN BYO STONES``, its help page "Supported time systems") define them.
+MAIN BYO STONES``, its help page "Supported time systems") and KataGo (its GTP extensions'
+``kata-time_settings fischer MAIN INCREMENT``: the increment added after each move, ``time_left``
+with 0 stones) define them.
 
 The reference is :class:`Referee` below: one player's clock by those rules, which tells the
 real GTP engine where it stands with ``time_left`` as a server does (whole seconds; the
@@ -26,13 +28,14 @@ from test_search import FIGHT, FIGHT_KOMI
 
 
 class Referee:
-    """One player's clock: ``system`` "absolute", "canadian" (``count`` stones a period) or
-    "byoyomi" (Japanese, ``count`` periods)."""
+    """One player's clock: ``system`` "absolute", "canadian" (``count`` stones a period),
+    "byoyomi" (Japanese, ``count`` periods) or "fischer" (``byo`` seconds added after each
+    move)."""
 
     def __init__(self, system, main, byo, count):
         self.system, self.byo, self.count = system, byo, count
         self.main_left = float(main)
-        self.in_byoyomi = main == 0 and system != "absolute"
+        self.in_byoyomi = main == 0 and system not in ("absolute", "fischer")
         self.period_left = float(byo)
         self.count_left = count
         self.lost = False
@@ -45,7 +48,7 @@ class Referee:
     def available(self):
         """The most the next move may take without losing on time."""
         main = 0.0 if self.in_byoyomi else self.main_left
-        if self.system == "absolute":
+        if self.system in ("absolute", "fischer"):
             return main
         period = self.period_left if self.in_byoyomi else self.byo
         if self.system == "canadian":
@@ -54,6 +57,11 @@ class Referee:
         return main + period + (periods - 1) * self.byo
 
     def charge(self, seconds):
+        if self.system == "fischer":
+            self.main_left -= seconds
+            self.lost = self.main_left < 0
+            self.main_left += self.byo
+            return
         if not self.in_byoyomi:
             if seconds < self.main_left or self.system == "absolute":
                 self.main_left -= seconds
@@ -80,6 +88,8 @@ class Referee:
 
 
 def settings_command(system, main, byo, count, kgs):
+    if system == "fischer":
+        return f"kata-time_settings fischer {main} {byo}"
     if kgs:
         return f"kgs-time_settings {system} {main}" + ("" if system == "absolute"
                                                        else f" {byo} {count}")
@@ -105,7 +115,7 @@ def new_session(size, command):
 
 # --------------------------------------------------------------------------- the plan
 @settings(max_examples=80, deadline=None)
-@given(system=st.sampled_from(["absolute", "canadian", "byoyomi"]),
+@given(system=st.sampled_from(["absolute", "canadian", "byoyomi", "fischer"]),
        main=st.integers(0, 1800), byo=st.integers(1, 60), count=st.integers(1, 25),
        kgs=st.booleans(), size=st.sampled_from([9, 19]), moves=st.integers(1, 160),
        spend=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=8),
@@ -116,7 +126,7 @@ def test_the_plan_never_exceeds_the_time_left(system, main, byo, count, kgs, siz
     (``spend`` of its worst time, 1.0 the most) is never lost on time, and every plan keeps
     the safety margin of the time left; with ``tell`` the referee sends ``time_left`` before
     each move, else the engine's own clock counts the moves (as genmove does)."""
-    if system == "absolute":
+    if system in ("absolute", "fischer"):
         main = max(main, 1)
     if system == "byoyomi":
         kgs = True                          # GTP's own command has no Japanese byo-yomi
@@ -140,7 +150,8 @@ def test_the_plan_never_exceeds_the_time_left(system, main, byo, count, kgs, siz
         if not tell:
             engine.game.clock.used(color, spent)
         # Only absolute time runs out, and only with less left than a move's minimum.
-        assert not clock.lost or (system == "absolute" and available < 2 * MIN_THINK)
+        assert not clock.lost or (system in ("absolute", "fischer")
+                                  and available < 2 * MIN_THINK)
         if clock.lost:
             break
         play_random_move(session, rng)
@@ -206,6 +217,36 @@ def test_kgs_time_settings_in_all_its_forms():
     for bad in ("kgs-time_settings byoyomi 300 30", "kgs-time_settings absolute",
                 "kgs-time_settings none 5", "kgs-time_settings canadian 300 30 x",
                 "kgs-time_settings fischer 300 10", "kgs-time_settings"):
+        with pytest.raises(GtpFailure):
+            session.send(bad)
+    assert session.send("name") == "mcgo"
+
+
+def test_katago_time_settings_and_the_list_gtp2ogs_reads():
+    """``kata-list_time_settings`` names what KataGo's code answers (gtp2ogs looks for
+    ``fischer-capped`` in it before it sends a Fischer clock as one); ``kata-time_settings``
+    takes KataGo's forms, fractions of seconds included, and a capped Fischer clock keeps a
+    move within its cap."""
+    session = Session()
+    assert session.send("kata-list_time_settings").split() == [
+        "none", "absolute", "byoyomi", "canadian", "fischer", "fischer-capped"]
+    board = mcgo.Board(19)
+
+    def plan(*commands):
+        for command in commands:
+            session.send(command)
+        return session.engine.game.player.limits(board, mcgo.BLACK)
+
+    fischer = plan("kata-time_settings fischer 60 5", "time_left b 60 0")
+    assert 5 < fischer.seconds <= 60 - SAFETY_SECONDS and fischer.early_stop
+    assert plan("kata-time_settings fischer-capped 600 10 600 8.5", "time_left b 600 0") \
+        .seconds <= 8.5
+    assert plan("kata-time_settings fischer-capped 600 10 -1 -1", "time_left b 600 0") \
+        .seconds > 8.5
+    assert plan("kata-time_settings byoyomi 0 30.5 5", "time_left b 30 5").seconds <= 30
+    assert plan("kata-time_settings none").seconds is None
+    for bad in ("kata-time_settings fischer 60", "kata-time_settings fischer-capped 60 5 30 1",
+                "kata-time_settings bronstein 60 5", "kata-time_settings absolute -5"):
         with pytest.raises(GtpFailure):
             session.send(bad)
     assert session.send("name") == "mcgo"

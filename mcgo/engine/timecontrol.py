@@ -8,7 +8,10 @@ none | absolute MAIN | byoyomi MAIN BYO PERIODS | canadian MAIN BYO STONES``):
 * **Canadian**: after MAIN, STONES stones in every BYO seconds;
 * **Japanese byo-yomi** (``kgs-time_settings byoyomi``): after MAIN, PERIODS periods of BYO
   seconds; a move made within a period keeps it, and the game is lost when the last one
-  runs out.
+  runs out;
+* **Fischer** (KataGo's ``kata-time_settings fischer MAIN INCREMENT`` and ``fischer-capped
+  MAIN INCREMENT MAIN_LIMIT MOVE_LIMIT``): MAIN seconds, INCREMENT more after each move, the
+  time left never above MAIN_LIMIT nor a move longer than MOVE_LIMIT (negative: no cap).
 
 ``time_left COLOR SECONDS COUNT`` tells the clock: COUNT 0 in main time; in Canadian
 byo-yomi the seconds left for COUNT stones; in Japanese byo-yomi (as KGS sends it) the
@@ -82,6 +85,9 @@ class TimeControl:
         self.byo_time = 0.0
         self.byo_stones = 0        # Canadian: stones a period
         self.byo_periods = 0       # Japanese byo-yomi periods (kgs-time_settings byoyomi)
+        self.increment = 0.0       # Fischer: seconds added after each move
+        self.main_limit = math.inf  # Fischer capped: the most time that may be left
+        self.move_limit = math.inf  # and the most one move may take
         self.left = {}             # colour -> (seconds, count) as time_left tells it
 
     @property
@@ -104,7 +110,20 @@ class TimeControl:
         self.byo_time = float(byo_time)
         self.byo_periods = int(periods) if byo_time > 0 else 0
         self.byo_stones = 1 if self.byo_periods else int(byo_stones) if byo_time > 0 else 0
+        self.increment, self.main_limit, self.move_limit = 0.0, math.inf, math.inf
         self.left = {}
+
+    def set_fischer(self, main, increment, main_limit=-1, move_limit=-1):
+        """Fischer time: ``main`` seconds and ``increment`` more after each move; a
+        ``main_limit`` or ``move_limit`` below 0 is no cap (KataGo's ``fischer-capped``)."""
+        if main < 0 or increment < 0:
+            raise ValueError("negative time setting")
+        if 0 <= main_limit < main:
+            raise ValueError("the main time limit is below the main time")
+        self.set(main, 0, 0)
+        self.increment = float(increment)
+        self.main_limit = float(main_limit) if main_limit >= 0 else math.inf
+        self.move_limit = float(move_limit) if move_limit >= 0 else math.inf
 
     def time_left(self, color, seconds, count):
         """GTP ``time_left``: ``count`` 0 in main time, else the stones (Canadian) or the
@@ -119,6 +138,9 @@ class TimeControl:
         if not self.active:
             return
         left, count = self._state(color)
+        if self.increment:
+            self.left[color] = (min(max(left - seconds, 0.0) + self.increment, self.main_limit), 0)
+            return
         if count == 0 and left > 0:                 # main time
             if seconds <= left or not self.has_byoyomi:
                 self.left[color] = (max(left - seconds, 0.0), 0)
@@ -186,8 +208,10 @@ class TimeControl:
         in_main = expected
         if self.has_byoyomi:               # no faster than byo-yomi: it pays the rest
             in_main = max(1, min(expected, int(spendable // self._byoyomi_move())))
-        desired = self._phase_share(board, spendable, spendable / in_main, expected)
-        worst = min(desired * MAX_EXTENSION, spendable)
+        # Fischer: every own move to come brings its increment (the next one's is not here yet)
+        coming = spendable + self.increment * (expected - 1)
+        desired = self._phase_share(board, coming, coming / in_main, expected)
+        worst = min(desired * MAX_EXTENSION, spendable, self.move_limit)
         desired = min(desired, worst)
         return TimePlan(_less_margin(desired, spendable), _less_margin(worst, spendable), True)
 

@@ -304,3 +304,33 @@ def gfx_best_moves(search, result, size, color_letter, top=5):
     rate = round(result.winrate * 100) if moves else 0
     lines.append(f"TEXT {rate}% after {result.simulations} simulations")
     return "\n".join(lines)
+
+
+CHAT_PV = 10         # moves of the principal variation in a chat line
+
+
+def chat_line(search, color):
+    """The line OGS's gtp2ogs forwards to a game's observers (its ``MALKOVICH:`` prefix)
+    about ``search``'s last search, of ``color``'s move: the win rate and score lead for
+    ``color`` and the principal variation from the chosen move, or None without one.
+
+    >>> import mcgo
+    >>> from mcgo.search import Search
+    >>> search = Search(seed=1)
+    >>> _ = search.run(mcgo.Board(9, komi=7.0), playouts=200)
+    >>> line = chat_line(search, mcgo.BLACK)
+    >>> line.startswith("MALKOVICH:Win rate "), "200 simulations; PV " in line
+    (True, True)
+    """
+    result, board = search.last_result, search.last_board
+    if result is None or board is None or result.best_move is None:
+        return None
+    winrate = winrate_for(search, result, board, color)
+    lead = score_lead_for(result, board, color)
+    if winrate is None:
+        return None
+    pv = [result.best_move] + principal_variation_visits(search, result.best_move, CHAT_PV - 1)[0]
+    words = " ".join(coords.to_gtp(p, board.size) for p in pv)
+    score = "" if lead is None else f", score lead {lead:+.1f}"
+    return (f"MALKOVICH:Win rate {100 * winrate:.1f}%{score}, {result.simulations} "
+            f"simulations; PV {words}")

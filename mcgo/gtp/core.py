@@ -41,8 +41,12 @@ def quit_(engine, args):
 
 # ------------------------------------------------------------------ setup
 def boardsize(engine, args):
-    need(args, 1, 1)
+    """``boardsize N``; ``boardsize W H`` as OGS's gtp2ogs and KataGo write a board of W
+    columns and H rows, refused unless square."""
+    need(args, 1, 2)
     size = parse_int(args[0])
+    if len(args) == 2 and parse_int(args[1]) != size:
+        raise GtpError(f"unacceptable size (mcgo plays square boards only, not {size}x{args[1]})")
     if not coords.MIN_SIZE <= size <= coords.MAX_SIZE:
         raise GtpError("unacceptable size")
     engine.game.new_board(size, engine.game.board.komi)

@@ -37,6 +37,7 @@ import traceback
 from ..config import EngineConfig
 from ..engine.game import Game, GameError
 from .commands import COMMANDS, command_names
+from .analysis_text import chat_line
 from .protocol import STREAMING, GtpError, Quit, format_reply, log, preprocess, split_command
 
 
@@ -46,13 +47,16 @@ class Engine:
 
     _ident = ""                  # the id of the command being answered
 
-    def __init__(self, config=None, out=None, verbose=True):
+    def __init__(self, config=None, out=None, verbose=True, chat=False):
         """``config``: the :class:`mcgo.config.EngineConfig` (default: the defaults);
-        ``out``: where the answers go (stdout); ``verbose``: search summaries on stderr."""
+        ``out``: where the answers go (stdout); ``verbose``: search summaries on stderr;
+        ``chat``: a chat line for OGS's gtp2ogs on stderr after each genmove
+        (:func:`~mcgo.gtp.analysis_text.chat_line`)."""
         config = EngineConfig() if config is None else config
         self.game = Game(config, verbose)
         self.out = out if out is not None else sys.stdout
         self.verbose = verbose
+        self.chat = chat
         self.ponder = config.ponder   # search on after our move, for the opponent's reply
         self.received_at = None      # when the command being answered arrived
         self._out_lock = threading.Lock()
@@ -69,6 +73,10 @@ class Engine:
         """Choose ``color``'s move and play it; its GTP text (``resign`` plays nothing).
         ``cleanup``: ``kgs-genmove_cleanup`` (take the dead stones off before passing)."""
         move, answer = self.game.genmove(color, cleanup, self.received_at, on_progress, interval)
+        if self.chat:
+            line = chat_line(self.game.player.search, color)
+            if line:
+                log(line)
         self._ponder_position = self.game.board.copy() if self.ponder and move is not None else None
         return answer
 

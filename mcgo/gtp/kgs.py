@@ -3,7 +3,10 @@
 about them), ``kgs-time_settings``, ``kgs-rules`` and ``kgs-game_over``."""
 
 from .arguments import parse_color
+from .clock import set_named
 from .protocol import GtpError, need, parse_int
+
+KGS_TIME_SYSTEMS = ("none", "absolute", "byoyomi", "canadian")
 
 
 def kgs_genmove_cleanup(engine, args):
@@ -14,24 +17,7 @@ def kgs_genmove_cleanup(engine, args):
 def kgs_time_settings(engine, args):
     """``none``, ``absolute MAIN``, ``byoyomi MAIN PERIOD PERIODS`` or
     ``canadian MAIN PERIOD STONES`` (seconds)."""
-    need(args, 1)
-    kind = args[0].lower()
-    numbers = [parse_int(a) for a in args[1:]]
-    clock = engine.game.clock
-    try:
-        if kind == "none" and not numbers:
-            clock.clear()
-        elif kind == "absolute" and len(numbers) == 1:
-            clock.set(numbers[0], 0, 0)
-        elif kind == "byoyomi" and len(numbers) == 3:
-            clock.set(numbers[0], numbers[1], 1, periods=numbers[2])
-        elif kind == "canadian" and len(numbers) == 3:
-            clock.set(numbers[0], numbers[1], numbers[2])
-        else:
-            raise GtpError("syntax error")
-    except ValueError:
-        raise GtpError("syntax error") from None
-    return ""
+    return set_named(engine.game.clock, args, KGS_TIME_SYSTEMS, parse=parse_int)
 
 
 def kgs_rules(engine, args):
