@@ -172,7 +172,8 @@ class EngineConfig:
     search, 0: playouts) and the advice (``opening_advisor``: the case base; ``move_scorer``
     with ``cfg_prior``: seed 000's scorer as a root bonus; ``move_player``: a player that
     chooses without search; ``playout_player``: the playout policy chooses, as Fuego's
-    ``search_mode playout_policy``).
+    ``search_mode playout_policy``; ``level``: below :data:`mcgo.options.FULL_STRENGTH_LEVEL`,
+    a weaker player's choice, :mod:`mcgo.engine.levels`).
 
     :meth:`of` takes the search's fields beside the engine's (``EngineConfig.of(size=9,
     seed=1)``), :meth:`replace` changes either kind: the search's configuration is held,
@@ -193,6 +194,7 @@ class EngineConfig:
     cfg_prior: float = 0.0
     move_player: Any = None
     playout_player: bool = False
+    level: int = options.FULL_STRENGTH_LEVEL
 
     def __post_init__(self):
         if not MIN_SIZE <= self.size <= MAX_SIZE:
@@ -215,6 +217,13 @@ class EngineConfig:
             raise ConfigError("cfg_prior", f"cfg_prior {self.cfg_prior}: must be at least 0")
         if self.cfg_prior and self.move_scorer is None:
             raise ConfigError("cfg_prior", "cfg_prior needs a move scorer")
+        if not 1 <= self.level <= options.FULL_STRENGTH_LEVEL:
+            raise ConfigError("level", f"level {self.level}: must be 1 to "
+                                       f"{options.FULL_STRENGTH_LEVEL} (full strength)")
+        if self.level < options.FULL_STRENGTH_LEVEL and (self.move_player is not None
+                                                         or self.playout_player):
+            raise ConfigError("level", "a level below full strength chooses the moves itself: "
+                                       "not with --player cfg, td or playout")
         if not isinstance(self.search, SearchConfig):
             raise ConfigError("search", f"search: give a SearchConfig, not {self.search!r}")
 

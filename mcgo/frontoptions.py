@@ -156,6 +156,12 @@ ENGINE_OPTIONS = [
                  "(Foulds's one-move player), seed 004's 7x7 TD net (--td-net), or the "
                  "playout policy (--policy: its most frequent first move); analysis commands "
                  "still search."),
+    _option("player", "--level", type=click.IntRange(1, options.FULL_STRENGTH_LEVEL),
+            default=options.FULL_STRENGTH_LEVEL, show_default=True,
+            help="How strong it plays: 1 (a beginner) to "
+                 f"{options.FULL_STRENGTH_LEVEL} (full strength); a level below full "
+                 "strength plays the policy's favourite of a few moves it looks at, as "
+                 "KaTrain's rank bots (the ranks: benchmarks/RESULTS.md)."),
     _option("player", "--td-net", default="td1", show_default=True, metavar="td0|td1|FILE",
             help="The net of --player td: a shipped one (lambda 0 or 1) or a file of mcgo "
                  "learn td."),

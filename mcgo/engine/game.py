@@ -33,6 +33,7 @@ from ..judge.status import STATUS_PLAYOUTS, STATUSES, Status
 from ..models.ownership.model import SHIPPED, open_ownership
 from ..models.ownership.network import NetworkError
 from ..search.movefilter import MoveFilter, MoveFilterError
+from .levels import LevelPlayer
 from .player import Player, log
 from .playout_player import PlayoutPlayer
 
@@ -69,6 +70,7 @@ class Game:
         self.capture_dead = False    # Fuego's go_param_rules capture_dead: every genmove cleans up
         if config.playout_player:
             self.use_playout_player()
+        self._set_level(config.level)
         self.new_board(config.size, config.komi)
 
     def configure(self, **changes):
@@ -90,11 +92,20 @@ class Game:
             seed = config.search.seed
             self.player.set_seed(seed)
             self.status.seed = seed
-            if self.plays_playout_policy:
+            if self.plays_playout_policy or isinstance(self.move_player, LevelPlayer):
                 self.move_player.seed = seed
+        if "level" in changes:
+            self._set_level(config.level)
         for limit in ("playouts", "seconds", "resign"):
             if limit in changes:
                 setattr(self.player, limit, getattr(config, limit))
+
+    def _set_level(self, level):
+        """Play at ``level`` (:mod:`.levels`): below full strength a :class:`LevelPlayer`
+        chooses the moves, from the search's policy."""
+        if isinstance(self.move_player, LevelPlayer) or level < options.FULL_STRENGTH_LEVEL:
+            self.move_player = None if level >= options.FULL_STRENGTH_LEVEL else \
+                LevelPlayer(level, self.player.search, self.config.search.seed)
 
     @property
     def policy(self):

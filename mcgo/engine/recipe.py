@@ -63,7 +63,7 @@ class Recipe:
     front's default), ``resign``, the case base ``casebase`` on moves 1 to
     ``casebase_moves``, seed 000's ``scorer`` as a ``cfg_prior`` bonus, who chooses the move
     (``player``: the search, or seed 000's, 004's (``td_net``) or the playout policy's
-    choice) and ``ponder``. The game and its judge: ``size`` (None: the front's), ``komi``,
+    choice), ``level`` (below full strength: a weaker player's choice) and ``ponder``. The game and its judge: ``size`` (None: the front's), ``komi``,
     ``rules``, seed 003's ``ownership_net``, seed 004's ``corner_net`` and
     ``status_search`` simulations."""
     preset: str = options.DEFAULT_PRESET
@@ -90,6 +90,7 @@ class Recipe:
     player: str = "mcts"
     td_net: str = "td1"
     ponder: bool = False
+    level: int = options.FULL_STRENGTH_LEVEL
     size: Optional[int] = None
     komi: float = options.DEFAULT_KOMI
     rules: str = options.DEFAULT_RULES
@@ -101,6 +102,9 @@ class Recipe:
         if self.player not in PLAYERS:
             raise RecipeError("--player", f"unknown player {self.player!r}; choose from "
                                           f"{', '.join(PLAYERS)}")
+        if self.level < options.FULL_STRENGTH_LEVEL and self.player != "mcts":
+            raise RecipeError("--level", f"--level {self.level} chooses the moves itself: not "
+                                         f"with --player {self.player}")
         # As sorted pairs, so that a recipe hashes (mcgo review keeps an analyser a recipe).
         object.__setattr__(self, "settings", tuple(sorted(dict(self.settings or {}).items())))
 
@@ -197,7 +201,7 @@ class Recipe:
                 corner_net=get("corner_net", self.corner_net),
                 status_search=self.status_search, opening_advisor=advisor,
                 move_scorer=move_scorer, cfg_prior=self.cfg_prior, move_player=move_player,
-                playout_player=self.player == "playout")
+                playout_player=self.player == "playout", level=self.level)
         except ConfigError as e:
             raise RecipeError(_option_of(e), str(e)) from None
 

@@ -4,11 +4,12 @@
 
 The parameters are the named search settings (``mcgo gtp --list-settings``), the limits
 (``playouts`` and KataGo's ``maxVisits``/``maxPlayouts``; ``seconds`` and KataGo's
-``maxTime``) and ``numSearchThreads``. The rules are the ones mcgo plays: area or territory
-scoring, positional superko, no suicide, and White's handicap compensation as the rule set
-gives it (``N`` points for N stones under Chinese rules, ``N-1`` under AGA's, else none);
-``kata-set-rules`` chooses them by name (Japanese and Korean rules count territory), and
-``kata-set-rule whiteHandicapBonus 0|N|N-1`` the compensation alone, as KataGo's does.
+``maxTime``), ``numSearchThreads`` and ``level`` (:mod:`mcgo.engine.levels`). The rules are
+the ones mcgo plays: area or territory scoring, positional superko, no suicide, and White's
+handicap compensation as the rule set gives it (``N`` points for N stones under Chinese
+rules, ``N-1`` under AGA's, else none); ``kata-set-rules`` chooses them by name (Japanese and
+Korean rules count territory), and ``kata-set-rule whiteHandicapBonus 0|N|N-1`` the
+compensation alone, as KataGo's does.
 """
 
 import json
@@ -25,7 +26,7 @@ RULES = {"hasButton": False, "ko": "POSITIONAL", "scoring": "AREA", "suicide": F
 
 
 def parameter_names():
-    return list(options.NAMED_SETTINGS) + list(LIMIT_PARAMS) + ["numSearchThreads"]
+    return list(options.NAMED_SETTINGS) + list(LIMIT_PARAMS) + ["numSearchThreads", "level"]
 
 
 def kata_list_params(engine, args):
@@ -44,6 +45,8 @@ def kata_get_param(engine, args):
         return "none" if value is None else f"{value:g}"
     if name == "numSearchThreads":
         return str(engine.game.threads)
+    if name == "level":
+        return str(engine.game.config.level)
     raise GtpError(f"unknown parameter {name}")
 
 
@@ -69,6 +72,11 @@ def kata_set_param(engine, args):
         if not 1 <= threads <= MAX_THREADS:
             raise GtpError(f"invalid value: numSearchThreads is 1 to {MAX_THREADS}")
         engine.game.set_threads(threads)
+    elif name == "level":
+        try:
+            engine.game.configure(level=parse_int(value, "invalid value"))
+        except ValueError as e:
+            raise GtpError(f"invalid value: {e}") from None
     else:
         raise GtpError(f"unknown parameter {name}")
     return ""

@@ -1,0 +1,101 @@
+"""Levels (``--level``, ``kata-set-param level``): the weak levels' choice against KaTrain's
+calibrated rank bots (KaTrain 1.20's own ``RankStrategy``, run here on a stand-in game), and
+what a person of any rank does (no first-line move in the opening, no own eye filled).
+The ranks the levels earn are measured by games (``benchmarks/RESULTS.md``), not here."""
+
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+import mcgo
+from mcgo.board import coords
+from mcgo.engine.levels import LEVEL_KYU, LevelPlayer, moves_seen, sure_thresholds
+
+from helpers import Session, fails
+
+katrain_ai = pytest.importorskip("katrain.core.ai", reason="KaTrain (pip install -e '.[katrain]')")
+
+
+class StandIn:
+    """What KaTrain's RankStrategy reads of its game: the board size and a log."""
+
+    def __init__(self, size):
+        self.board_size = (size, size)
+        self.current_node = None
+        self.engines = {}
+        self.katrain = SimpleNamespace(log=lambda *args, **kwargs: None)
+
+
+def katrain_rank(kyu, size):
+    return katrain_ai.RankStrategy(StandIn(size), {"kyu_rank": kyu})
+
+
+class FakeMove:
+    def __init__(self, passing=False):
+        self.is_pass = passing
+
+
+@pytest.mark.parametrize("kyu", sorted(set(LEVEL_KYU.values())))
+@pytest.mark.parametrize("size,legal", [(19, 361), (19, 250), (19, 90), (13, 120), (9, 81),
+                                        (9, 30)])
+def test_moves_seen_and_thresholds_are_katrains(kyu, size, legal, monkeypatch):
+    strategy = katrain_rank(kyu, size)
+    moves = [(0.01, FakeMove())] * legal
+    assert moves_seen(kyu, legal, size * size) == strategy.get_n_moves(moves)
+    # KaTrain's overrides: the top move alone above the first, the top two above the second.
+    top, pair = sure_thresholds(kyu, legal, size * size)
+    seen = {}
+
+    def record(self, policy_moves, top_5_pass, override=0.0, overridetwo=1.0):
+        seen.update(top=override, pair=overridetwo)
+        return None, ""
+
+    monkeypatch.setattr(katrain_ai.AIStrategy, "should_play_top_move", record)
+    strategy.should_play_top_move(moves, False)
+    assert (top, pair) == pytest.approx((seen["top"], seen["pair"]))
+
+
+def test_the_weakest_level_keeps_off_the_first_line_in_the_opening_and_its_eyes():
+    """Level 1 on 19x19, 40 openings of 30 moves against itself: no first-line move in the
+    opening's 60 moves of the board (a sixth of its points), and never an own eye filled."""
+    first_line = 0
+    for seed in range(40):
+        session = Session(size=19, komi=7.5, seed=seed, level=1)
+        board = session.engine.game.board
+        for _ in range(30):
+            answer = session.send(f"genmove {'b' if board.to_move == mcgo.BLACK else 'w'}")
+            r, c = coords.row_col(coords.from_gtp(answer, 19), 19)
+            first_line += min(r, c, 18 - r, 18 - c) == 0
+    assert first_line == 0
+
+
+def test_the_weakest_level_never_fills_its_own_eyes():
+    """A black wall along the first two lines with one-point eyes at A1 and J1 (among
+    others): whatever the moves it draws, the weakest level plays neither."""
+    board = mcgo.Board(9, komi=7.0)
+    board.setup(black=["A2", "B2", "B1", "C1", "C2", "D2", "D1", "E1", "E2", "F2", "F1",
+                       "G1", "G2", "H2", "H1", "J2"],
+                white=["A3", "B3", "C3", "D3", "E3", "F3", "G3", "H3", "J3"])
+    session = Session(size=9, komi=7.0, seed=1, level=1)
+    player = session.engine.game.move_player
+    assert isinstance(player, LevelPlayer)
+    eyes = {board.point(v) for v in ("A1", "J1")}
+    for seed in range(50):
+        player.seed = seed
+        assert player.choose(board) not in eyes
+
+
+def test_level_through_gtp_and_the_command_line():
+    session = Session(size=9, komi=7.0, seed=1, playouts=50)
+    session.send("kata-set-param level 1")
+    assert session.send("kata-get-param level") == "1"
+    assert isinstance(session.engine.game.move_player, LevelPlayer)
+    session.send("kata-set-param level 8")
+    assert session.engine.game.move_player is None
+    assert "level 9: must be 1 to 8" in fails(session, "kata-set-param level 9")
+    done = subprocess.run([sys.executable, "-m", "mcgo", "gtp", "--level", "2", "--player", "cfg"],
+                          input="quit\n", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "--level 2 chooses the moves itself" in done.stderr
