@@ -27,7 +27,7 @@ from .. import options
 from ..board import coords, handicap
 from ..board.board import Board, IllegalMove, result_text
 from ..board.history import Move
-from ..board.kernels import BLACK, WHITE
+from ..board.kernels import BLACK, PASS, WHITE
 from ..config import SEARCH_FIELDS, EngineConfig
 from ..judge.status import STATUS_PLAYOUTS, STATUSES, Status
 from ..models.ownership.model import SHIPPED, open_ownership
@@ -325,12 +325,21 @@ class Game:
                     interval=None):
         """Search and decide ``color``'s move: (move, its GTP text); (None, "resign")."""
         board = self.board_for(color)
+        if isinstance(self.move_player, LevelPlayer) and self.move_player.asks_the_engine(board):
+            move = self._engine_move(board, cleanup, received_at, on_progress, interval)
+            if move is None or move == PASS:            # the game is over: as the engine says
+                return _as_answer(move, board)
+            return _as_answer(self.move_player.choose(board, self.search.move_filter), board)
         if self.move_player is not None and self.move_player.plays(board):   # no search
             return _as_answer(self.move_player.choose(board, self.search.move_filter), board)
-        move = self.player.choose(board, self.handicap, cleanup or self.capture_dead,
+        return _as_answer(self._engine_move(board, cleanup, received_at, on_progress, interval),
+                          board)
+
+    def _engine_move(self, board, cleanup, received_at, on_progress, interval):
+        """The search's move for ``board``: a point, ``PASS`` or None (resign)."""
+        return self.player.choose(board, self.handicap, cleanup or self.capture_dead,
                                   received_at, on_progress, interval,
                                   every_stone_counts=self.every_stone_counts)
-        return _as_answer(move, board)
 
     def search_of_position(self, received_at=None):
         """The last search's result when it was of this position, or was the genmove whose

@@ -11,11 +11,11 @@ or the top two above ``0.85 + 0.02 (kyu - 8)``) it plays its top move, as a weak
 still answers an atari. The policy is the policy net of the board's size (19x19; the 9x9
 net), elsewhere the learned move model.
 
-Two things a person of any rank does are kept: in the opening (the first sixth of the
-board's points) a move on the first line is never among those drawn, and after the
-opponent passes the full engine decides whether the game is over (a weak level answers a
-pass as the engine does, and does not fill its own eyes: with nothing left but those it
-passes). The ranks beside the levels are measured by games (``benchmarks/RESULTS.md``):
+What a person of any rank does is kept: in the opening (the first sixth of the board's
+points) a move on the first line is never among those drawn; a level never fills its own
+eye; and it knows when the game is over: after the opponent's pass and in the endgame it
+passes (or resigns) when the full engine would, and otherwise plays its own move (KaTrain's
+bots take the pass from the policy, which mcgo's nets do not give). The ranks beside the levels are measured by games (``benchmarks/RESULTS.md``):
 the KaTrain setting a level plays is not the rank it earns with mcgo's policy.
 
 >>> moves_seen(25, 361, 361), moves_seen(5, 361, 361)
@@ -39,6 +39,7 @@ FULL_STRENGTH = options.FULL_STRENGTH_LEVEL
 assert FULL_STRENGTH == max(LEVEL_KYU) + 1
 LEVELS = tuple(range(1, FULL_STRENGTH + 1))
 OPENING_SHARE = 1 / 6          # the opening's moves: this part of the board's points
+ENDGAME_SHARE = 0.75           # from this part of the board's points in moves, the endgame
 
 
 def moves_seen(kyu, legal, points):
@@ -79,8 +80,14 @@ class LevelPlayer:
         self.rng = np.random.default_rng(seed % (1 << 64))
 
     def plays(self, board):
-        """False right after the opponent's pass: the engine decides whether to end."""
-        return not (board.moves and board.moves[-1].point == PASS)
+        return True
+
+    def asks_the_engine(self, board):
+        """True after the opponent's pass and in the endgame (the last quarter of the
+        board's points in moves, KaTrain's endgame): the engine decides whether the game
+        is over, as the policy's pass would (:meth:`mcgo.engine.game.Game.choose_move`)."""
+        passed = bool(board.moves) and board.moves[-1].point == PASS
+        return passed or len(board.moves) >= ENDGAME_SHARE * board.size * board.size
 
     def policy(self, board, color):
         """``(moves, probabilities)`` of ``color``'s legal moves but the pass."""
@@ -98,7 +105,8 @@ class LevelPlayer:
     def choose(self, board, move_filter=None):
         color = board.to_move
         moves, p = self.policy(board, color)
-        keep = [not own_one_point_eye(board, int(m), color)
+        legal = set(board.legal_moves(color))          # superko included
+        keep = [int(m) in legal and not own_one_point_eye(board, int(m), color)
                 and (move_filter is None or move_filter.allows(color, int(m), 1)) for m in moves]
         moves, p = moves[keep], p[keep]
         if not len(moves):
