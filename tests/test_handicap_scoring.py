@@ -192,3 +192,24 @@ def test_a_records_handicap_counts_by_its_rules():
         board = sgf.replay(sgf.read_game(game.serialise()))
         assert board.handicap_bonus == bonus, ru
         assert board.score() == 81 - 0.5 - bonus
+
+
+def test_a_loaded_records_handicap_counts_by_the_engines_rules(ours, tmp_path):
+    """GTP ``loadsgf`` of a record with four handicap stones (sgfmill writes it; its HA
+    aside, stones without HA count too, as KataGo counts them): White's compensation is the
+    engine's rules' (``kgs-rules``), not the record's RU, as GNU Go keeps its own rules."""
+    from sgfmill import sgf as sgfmill_sgf
+
+    for ha, rules, bonus in ((4, "aga", 3), (None, "chinese", 4), (4, "japanese", 0)):
+        game = sgfmill_sgf.Sgf_game(size=9)
+        root = game.get_root()
+        root.set("KM", 0.5)
+        root.set("RU", "Chinese")
+        if ha:
+            root.set("HA", ha)
+        root.set_setup_stones([(2, 2), (6, 6), (2, 6), (6, 2)], [])
+        path = tmp_path / "handicap.sgf"
+        path.write_bytes(game.serialise())
+        ours.send(f"kgs-rules {rules}")
+        ours.send(f"loadsgf {path}")
+        assert ours.engine.game.board.handicap_bonus == bonus, (ha, rules)

@@ -16,7 +16,9 @@ MAX_SGF_BYTES = 16 * 1024 * 1024  # loadsgf refuses bigger files (and devices, f
 def loadsgf(engine, args):
     """The position of the record ``args[0]`` before move ``args[1]`` (all its moves without
     one); answers the colour to move. Komi is the record's (the engine's without KM[]), the
-    rules stay the engine's, as GNU Go's (not RU[])."""
+    rules stay the engine's, as GNU Go's (not RU[]); the handicap is the record's, counted
+    as KataGo counts it (:func:`mcgo.sgf.handicap_stones`), White's compensation by the
+    engine's rules."""
     need(args, 1, 2)
     path = args[0]
     if not os.path.exists(path):
@@ -44,8 +46,7 @@ def loadsgf(engine, args):
     if played < len(record.moves):
         board.to_move = record.moves[played][0]
     board.komi = engine.game.board.komi if record.komi is None else record.komi
-    handicap = (len(record.setup.black) or record.handicap) if record.handicap >= 2 else 0
-    engine.game.set_position(board, handicap)
+    engine.game.set_position(board, sgf.handicap_stones(record, sgf.replay(record, max_moves=0)))
     return "black" if board.to_move == BLACK else "white"
 
 

@@ -134,11 +134,22 @@ def positions(record, *, superko=True):
             raise ReplayError(e.reason, record, number + 1, point, color, board) from None
 
 
+def handicap_stones(record, start):
+    """The handicap of ``record`` whose first position is ``start``, counted as KataGo
+    counts it: Black's stones at the start, or Black's first moves, when more than one and
+    White has no stone (:func:`mcgo.board.handicap.stones_given`)."""
+    first = 0
+    for color, point in record.moves:
+        if color != BLACK:
+            break
+        first += point != PASS
+    return stones_given(len(start.stones(BLACK)), len(start.stones(WHITE)), first)
+
+
 def handicap_bonus(record, start):
-    """White's points for the handicap of ``record`` whose first position is ``start``, by
-    the record's rules (``RU``; unknown or none: :data:`mcgo.options.DEFAULT_RULES`): the
-    handicap is Black's stones at the start, or Black's first moves, when more than one and
-    White has no stone (:func:`mcgo.board.handicap.stones_given`).
+    """White's points for the handicap of ``record`` whose first position is ``start``
+    (:func:`handicap_stones`), by the record's rules (``RU``; unknown or none:
+    :data:`mcgo.options.DEFAULT_RULES`).
 
     >>> from mcgo.sgf import read_game
     >>> [replay(read_game(b"(;SZ[9]HA[3]RU[%s]KM[0.5])" % ru)).handicap_bonus
@@ -146,13 +157,8 @@ def handicap_bonus(record, start):
     [3.0, 2.0, 0.0, 0.0]
     """
     name = options.rules_name(record.rules or "") or options.DEFAULT_RULES
-    first = 0
-    for color, point in record.moves:
-        if color != BLACK:
-            break
-        first += point != PASS
-    given = stones_given(len(start.stones(BLACK)), len(start.stones(WHITE)), first)
-    return options.handicap_bonus(options.handicap_bonus_rule(name), given)
+    return options.handicap_bonus(options.handicap_bonus_rule(name),
+                                  handicap_stones(record, start))
 
 
 def _start(record, superko):
