@@ -16,7 +16,8 @@ import json
 import pytest
 
 from helpers import Session, load_rows
-from mcgo import sgf
+from mcgo.sgf.reading import read_game
+from mcgo.sgf.replay import replay
 from mcgo.apps.analysis_query import QueryError, read_query
 from mcgo.board.handicap import max_fixed
 from mcgo.gtp.controller import GtpEngine, GtpFailure
@@ -189,7 +190,7 @@ def test_a_records_handicap_counts_by_its_rules():
         if ru:
             root.set("RU", ru)
         root.set_setup_stones([(2, 2), (6, 6), (2, 6), (6, 2)], [])
-        board = sgf.replay(sgf.read_game(game.serialise()))
+        board = replay(read_game(game.serialise()))
         assert board.handicap_bonus == bonus, ru
         assert board.score() == 81 - 0.5 - bonus
 

@@ -246,13 +246,9 @@ def _handicap_bonus(obj, initial, moves):
     if rule not in options.HANDICAP_BONUS_RULES:
         raise QueryError(f"whiteHandicapBonus {rule!r}: must be one of "
                          f"{', '.join(options.HANDICAP_BONUS_RULES)}", field)
-    first = 0
-    for color, point in moves:
-        if color != BLACK:
-            break
-        first += point != PASS
     return options.handicap_bonus(rule, handicap.stones_given(
-        sum(c == BLACK for c, _ in initial), sum(c == WHITE for c, _ in initial), first))
+        sum(c == BLACK for c, _ in initial), sum(c == WHITE for c, _ in initial),
+        handicap.black_first_moves(moves)))
 
 
 def _komi(value, scoring):

@@ -93,6 +93,22 @@ def _closer(nearest, rc, q):
             nearest[p] = d
 
 
+def black_first_moves(moves):
+    """Black's moves (passes not counted) before White's first of ``(color, point)`` moves.
+
+    >>> from mcgo.board.kernels import BLACK, WHITE, PASS
+    >>> black_first_moves([(BLACK, 40), (BLACK, 50), (WHITE, 60), (BLACK, 70)])
+    2
+    """
+    from .kernels import BLACK, PASS          # the kernels' constants, loaded with the board
+    count = 0
+    for color, point in moves:
+        if color != BLACK:
+            break
+        count += point != PASS
+    return count
+
+
 def stones_given(black, white, black_first_moves=0):
     """The handicap of a game that starts with ``black`` and ``white`` stones set up (counts)
     and ``black_first_moves`` moves of Black's before White's first: Black's stones and moves,

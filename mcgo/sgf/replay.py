@@ -36,8 +36,8 @@ mcgo.sgf.replay.ReplayError: <bytes> game 1: move 4 (white E5) is illegal: occup
 """
 
 from .. import options
-from ..board import BLACK, PASS, WHITE, Board, IllegalMove, color_name, coords  # noqa: F401 (doctests)
-from ..board.handicap import fixed_points, stones_given
+from ..board import BLACK, WHITE, Board, IllegalMove, color_name, coords  # noqa: F401 (doctests)
+from ..board.handicap import black_first_moves, fixed_points, stones_given
 from .record import SgfError
 
 
@@ -138,12 +138,8 @@ def handicap_stones(record, start):
     """The handicap of ``record`` whose first position is ``start``, counted as KataGo
     counts it: Black's stones at the start, or Black's first moves, when more than one and
     White has no stone (:func:`mcgo.board.handicap.stones_given`)."""
-    first = 0
-    for color, point in record.moves:
-        if color != BLACK:
-            break
-        first += point != PASS
-    return stones_given(len(start.stones(BLACK)), len(start.stones(WHITE)), first)
+    return stones_given(len(start.stones(BLACK)), len(start.stones(WHITE)),
+                        black_first_moves(record.moves))
 
 
 def handicap_bonus(record, start):
