@@ -26,8 +26,11 @@ PACHI_PRINTED = [
 ]
 
 
-def searched_komi(commands, color, **options):
-    """The komi of the board mcgo's genmove searched after ``commands``, and the game's."""
+def searched_komi(commands, color, dynamic=1, **options):
+    """The komi of the board mcgo's genmove searched after ``commands`` (with the
+    ``dynamic_komi`` setting ``dynamic``; None: the default's), and the game's."""
+    if dynamic is not None:
+        options["settings"] = {"dynamic_komi": dynamic}
     session = Session(size=9, komi=0.5, seed=1, playouts=50, **options)
     for command in commands:
         session.send(command)
@@ -43,10 +46,12 @@ def test_the_search_counts_pachis_extra_komi(commands, color, pachi):
     assert real == float(commands[1].split()[1])       # the game keeps its komi
 
 
-def test_even_games_and_the_setting_off_count_the_real_komi():
+def test_even_games_the_setting_off_and_the_default_count_the_real_komi():
     searched, real = searched_komi(["boardsize 9", "komi 7"], "b")
     assert searched == real == 7.0
-    searched, real = searched_komi(PACHI_PRINTED[3][0], "w", settings={"dynamic_komi": 0})
+    searched, real = searched_komi(PACHI_PRINTED[3][0], "w", dynamic=0)
+    assert searched == real == 0.5
+    searched, real = searched_komi(PACHI_PRINTED[3][0], "w", dynamic=None)   # off by default
     assert searched == real == 0.5
 
 

@@ -196,12 +196,12 @@ def test_a_records_handicap_counts_by_its_rules():
 
 
 def test_a_loaded_records_handicap_counts_by_the_engines_rules(ours, tmp_path):
-    """GTP ``loadsgf`` of a record with four handicap stones (sgfmill writes it; its HA
-    aside, stones without HA count too, as KataGo counts them): White's compensation is the
-    engine's rules' (``kgs-rules``), not the record's RU, as GNU Go keeps its own rules."""
+    """GTP ``loadsgf`` of a record with four handicap stones (sgfmill writes it): White's
+    compensation is the engine's rules' (``kgs-rules``), not the record's RU, as GNU Go
+    keeps its own rules; without HA the stones are a position (a problem's), no handicap."""
     from sgfmill import sgf as sgfmill_sgf
 
-    for ha, rules, bonus in ((4, "aga", 3), (None, "chinese", 4), (4, "japanese", 0)):
+    for ha, rules, bonus in ((4, "aga", 3), (None, "chinese", 0), (4, "japanese", 0)):
         game = sgfmill_sgf.Sgf_game(size=9)
         root = game.get_root()
         root.set("KM", 0.5)

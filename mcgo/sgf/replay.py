@@ -135,9 +135,12 @@ def positions(record, *, superko=True):
 
 
 def handicap_stones(record, start):
-    """The handicap of ``record`` whose first position is ``start``, counted as KataGo
-    counts it: Black's stones at the start, or Black's first moves, when more than one and
-    White has no stone (:func:`mcgo.board.handicap.stones_given`)."""
+    """The handicap of ``record`` whose first position is ``start``: none unless its ``HA``
+    says there is one (stones set up without it are a position, as a problem's); then
+    counted as KataGo counts it, Black's stones at the start, or Black's first moves, when
+    more than one and White has no stone (:func:`mcgo.board.handicap.stones_given`)."""
+    if record.handicap < 2:
+        return 0
     return stones_given(len(start.stones(BLACK)), len(start.stones(WHITE)),
                         black_first_moves(record.moves))
 
