@@ -216,7 +216,7 @@ NAMED_SETTINGS = {s.name: s for s in (
     Setting("dynamic_komi", int, "1: in a handicap game the search counts White extra komi "
                                  "that fades as the game goes (Pachi's linear dynamic komi; "
                                  "mcgo.engine.dynkomi), 0: the real komi (giving nine "
-                                 "stones to GNU Go it lost: benchmarks/RESULTS.md)",
+                                 "stones to GNU Go it showed no gain: benchmarks/RESULTS.md)",
             strong=0, thesis=0),
     Setting("opening_rave_equiv", float, "rave_equiv for the first OPENING_RAVE_MOVES moves of a "
                                          "game on 19x19 (0: rave_equiv throughout)",

@@ -17,11 +17,10 @@ The extra at move m (the handicap stones counted as moves, as Pachi counts them)
 ``(N * value + 0.5 - komi) * (moves - m) / moves``, the game's komi alone subtracted (what
 the rules give White for the stones comes on top, in both engines' counts). Only the
 search's count changes (the ``dynamic_komi`` setting): the game's
-count, ``final_score`` and the analysis commands keep the real komi. Off by default: mcgo
-giving GNU Go level 10 nine stones on 19x19 at 2 s a move won 9 of 18 games with it and 14 of
-17 without (Fisher's exact test, one-sided, p = 0.047): against a weaker engine the search
-that sees itself behind plays the fights that catch up, and the extra komi kept it calm
-until too late. Taking a handicap is measured apart (``benchmarks/RESULTS.md``).
+count, ``final_score`` and the analysis commands keep the real komi. Off by default, as it has shown no gain: mcgo giving GNU Go level 10 nine stones on 19x19
+at 2 s a move won 15 of 24 games with it and 16 of 23 without (an early look, 9-9 against
+14-3, had seemed to say it lost). Taking a handicap is measured apart
+(``benchmarks/RESULTS.md``).
 
 >>> from mcgo.board import Board, WHITE
 >>> board = Board(19, komi=0.5, handicap_bonus=9)      # nine stones, Chinese rules
