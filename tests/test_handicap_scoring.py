@@ -16,6 +16,7 @@ import json
 import pytest
 
 from helpers import Session, load_rows
+from test_gtp import FINISHED
 from mcgo.sgf.reading import read_game
 from mcgo.sgf.replay import replay
 from mcgo.apps.analysis_query import QueryError, read_query
@@ -103,15 +104,7 @@ def test_other_rule_sets_count_as_their_texts_say(ours, gnugo_command, rules, si
 def test_free_handicap_with_dead_stones_counts_as_gnugo(ours, gnugo):
     """A finished game whose first black stones were a free handicap (``set_free_handicap``),
     with a dead stone of each colour: the count and the compensation both as GNU Go's."""
-    rows = [". O . O . . . O .",
-            "O O O O . X . O O",
-            "O . O O . . . O .",
-            "O O O O O O O O O",
-            "X X X X X X X X X",
-            ". X . X . . . X .",
-            "X X X X . O . X X",
-            ". X . X . . . X .",
-            "X X X X X X X X X"]
+    rows = FINISHED["dead stones"][0]         # test_gtp's finished game with dead stones
     ours.send("kgs-rules chinese")
     answers = []
     for engine in (ours, gnugo):

@@ -87,9 +87,13 @@ def kata_get_rules(engine, args):
     positional superko, suicide illegal, no tax, no button, White's compensation for
     handicap stones (``0``, ``N``, ``N-1``), and passing with dead stones on the board is
     fine (``final_status_list`` judges them)."""
-    rules = dict(RULES, scoring=engine.game.scoring.upper(),
-                 whiteHandicapBonus=engine.game.handicap_bonus_rule)
-    return json.dumps(rules, separators=(",", ":"))
+    return json.dumps(_rules(engine), separators=(",", ":"))
+
+
+def _rules(engine):
+    """The rules the game plays, as KataGo's JSON names them."""
+    return dict(RULES, scoring=engine.game.scoring.upper(),
+                whiteHandicapBonus=engine.game.handicap_bonus_rule)
 
 
 def kata_set_rule(engine, args):
@@ -99,7 +103,7 @@ def kata_set_rule(engine, args):
     (``kata-set-rules``)."""
     need(args, 2, 2)
     key, value = args
-    rules = json.loads(kata_get_rules(engine, []))
+    rules = _rules(engine)
     if key == "whiteHandicapBonus":
         engine.game.set_handicap_bonus(value.upper())
     elif key not in rules:
