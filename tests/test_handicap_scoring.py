@@ -18,7 +18,7 @@ import pytest
 from helpers import Session, load_rows
 from test_gtp import FINISHED
 from mcgo.sgf.reading import read_game
-from mcgo.sgf.replay import replay
+from mcgo.sgf.replaying import replay
 from mcgo.apps.analysis_query import QueryError, read_query
 from mcgo.board.handicap import max_fixed
 from mcgo.gtp.controller import GtpEngine, GtpFailure

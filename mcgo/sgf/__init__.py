@@ -27,7 +27,7 @@ Reading a folder of files, skipping bad ones with their reason::
 
 from .reading import SGF_SUFFIXES, choose_codec, parse_komi, read_directory, read_game, read_games
 from .record import GameRecord, Setup, SgfError, record_from_board
-from .replay import ReplayError, handicap_stones, replay
+from .replaying import ReplayError, handicap_stones, replay
 from .writing import today, write_sgf
 
 __all__ = ["GameRecord", "Setup", "SgfError", "ReplayError", "read_game", "read_games",

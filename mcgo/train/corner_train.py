@@ -70,7 +70,7 @@ def survivors(record, start):
     the record's end (the stones that will be on the board at the count); one replay."""
     from ..board import EMPTY, coords
     from ..board.kernels import COLOR
-    from ..sgf.replay import positions
+    from ..sgf.replaying import positions
     points = np.array(list(coords.all_points(record.size)))
     last_change = np.zeros(len(points), dtype=np.int64)   # move after which a colour last changed
     at_start = previous = None

@@ -30,7 +30,7 @@ from ..board import BLACK, WHITE
 from ..judge.status import estimate
 from ..models.policy_net import compact, point_index, row_major_points
 from ..sgf import replay
-from ..sgf.replay import ReplayError
+from ..sgf.replaying import ReplayError
 from . import policy_net_train
 from .movemodel import game_states, read_records, sampled
 from .policy_net_train import concatenate, save_positions

@@ -29,7 +29,7 @@ Rules of replay: a record is a fact, not a proposal, so it is replayed as record
 >>> board = replay(read_game(b"(;SZ[9]KM[7];B[ee];W[dd];B[];W[ee])"))
 Traceback (most recent call last):
 ...
-mcgo.sgf.replay.ReplayError: <bytes> game 1: move 4 (white E5) is illegal: occupied
+mcgo.sgf.replaying.ReplayError: <bytes> game 1: move 4 (white E5) is illegal: occupied
 >>> board = replay(read_game(b"(;SZ[9]KM[7];B[ee];W[dd])"))
 >>> board.komi, board.color_at("D6") == board.WHITE, board.to_move == board.BLACK
 (7.0, True, True)
@@ -89,7 +89,7 @@ def replay(record, *, max_moves=None, min_moves=0, superko=True):
     >>> replay(record, min_moves=10)
     Traceback (most recent call last):
     ...
-    mcgo.sgf.replay.ReplayError: <bytes> game 1: after move 4: too short (4 moves, 10 wanted)
+    mcgo.sgf.replaying.ReplayError: <bytes> game 1: after move 4: too short (4 moves, 10 wanted)
     >>> board = replay(read_game(b"(;SZ[9]HA[2];W[ee];W[dd])"))   # no AB: fixed handicap
     >>> [coords.to_gtp(p, 9) for p in board.stones(BLACK)], board.to_move == BLACK
     (['C3', 'G7'], True)
