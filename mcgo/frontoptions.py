@@ -37,6 +37,8 @@ FRONTS = {
 FRONT_SIZES = {"gtp": options.DEFAULT_GTP_SIZE, "play": options.DEFAULT_PLAY_SIZE}
 # Options a front that plays games still cannot use, and why.
 NOT_USED = {("play", "ponder"): "the terminal game does not ponder"}
+# Options of another group that a front uses all the same.
+ALSO_USED = {("analysis", "level")}
 # Help that says what an option means on one front.
 FRONT_HELP = {
     ("review", "playouts"): "Simulations a position [default: 1000 when --seconds is not "
@@ -45,6 +47,11 @@ FRONT_HELP = {
     ("review", "seed"): "Seed the positions' searches draw their seeds from.",
     ("analysis", "threads"): "Search threads per position [default: the config's "
                              "numSearchThreadsPerAnalysisThread, else 1].",
+    ("analysis", "level"): f"How strong the answers' first move plays: 1 (a beginner) to "
+                           f"{options.FULL_STRENGTH_LEVEL} (full strength). Below full strength "
+                           "the move of order 0 (the one KaTrain's default AI plays) is the "
+                           "level's; the other moves are the search's (the ranks: "
+                           "benchmarks/RESULTS.md).",
 }
 
 
@@ -200,7 +207,7 @@ def _name(decls):
 
 def _usable(front, group, name):
     groups, _ = FRONTS[front]
-    return group in groups and (front, name) not in NOT_USED
+    return (group in groups or (front, name) in ALSO_USED) and (front, name) not in NOT_USED
 
 
 def engine_options(front):

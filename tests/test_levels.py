@@ -3,6 +3,7 @@ calibrated rank bots (KaTrain 1.20's own ``RankStrategy``, run here on a stand-i
 what a person of any rank does (no first-line move in the opening, no own eye filled).
 The ranks the levels earn are measured by games (``benchmarks/RESULTS.md``), not here."""
 
+import json
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -99,3 +100,40 @@ def test_level_through_gtp_and_the_command_line():
                           input="quit\n", capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "--level 2 chooses the moves itself" in done.stderr
+
+
+def test_analysis_level_answers_first_the_move_gtp_level_plays():
+    """``mcgo analysis --level`` (for KaTrain, whose default AI plays the move of order 0)
+    answers first the move ``mcgo gtp --level`` plays with the same seed, valued by a search
+    when the main search did not visit it; the other moves stay the search's."""
+    positions = [[], [["B", "Q16"], ["W", "D4"]]]
+    for level in (1, 4):
+        gtp_moves = []
+        for moves in positions:
+            script = "".join(f"play {c} {m}\n" for c, m in moves) + "genmove " + \
+                ("b" if len(moves) % 2 == 0 else "w") + "\nquit\n"
+            done = subprocess.run([sys.executable, "-m", "mcgo", "gtp", "--level", str(level),
+                                   "--seed", "5", "--simulations", "50"], input=script,
+                                  capture_output=True, text=True, timeout=300)
+            answered = [line for line in done.stdout.splitlines() if line.startswith("=")]
+            gtp_moves.append(answered[-2].split()[1])          # genmove's (quit's is last)
+        queries = "".join(json.dumps({"id": str(i), "moves": moves, "rules": "chinese",
+                                      "komi": 7.5, "boardXSize": 19, "boardYSize": 19,
+                                      "maxVisits": 50}) + "\n"
+                          for i, moves in enumerate(positions))
+
+        def first_moves(level):
+            infos = []
+            for query in queries.splitlines(keepends=True):   # one engine a position: each
+                done = subprocess.run([sys.executable, "-m", "mcgo", "analysis", "--level",
+                                       str(level), "--seed", "5", "-analysis-threads", "1"],
+                                      input=query, capture_output=True, text=True, timeout=300)
+                answer = json.loads(done.stdout.splitlines()[-1])      # draws from the seed
+                infos.append(min(answer["moveInfos"], key=lambda m: m["order"]))
+            return infos
+
+        firsts = first_moves(level)
+        assert [m["move"] for m in firsts] == [m.upper() for m in gtp_moves], (level, firsts)
+        assert all(m["visits"] > 0 and 0 <= m["winrate"] <= 1 for m in firsts)
+        if level == 1:       # a beginner's moves are not the full search's
+            assert [m["move"] for m in first_moves(8)] != [m["move"] for m in firsts]

@@ -10,6 +10,12 @@ query (KataGo's way). A query KataGo would refuse gets ``{"id", "error", "field"
 engine goes on; a line that is not JSON gets ``{"error"}`` without an id. At the end of
 stdin the queued tasks are finished, then the engine exits.
 
+With ``--level`` below full strength (:mod:`mcgo.engine.levels`) each final answer's first
+move (``order`` 0, the move KaTrain's default AI plays) is the level's choice, valued by the
+search (by a search of the position after it where the main search did not visit it); the
+other moves and the position's values are the full search's, and in the endgame and after a
+pass the level passes where the search does, as ``mcgo gtp --level`` does.
+
 >>> import io
 >>> from mcgo.config import EngineConfig
 >>> out = io.StringIO()
@@ -26,11 +32,13 @@ import os
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .. import __version__, options
 from ..board import BLACK, PASS
-from ..gtp.analysis_text import kata_ownership, reported_moves
+from ..engine.levels import LevelPlayer
+from ..gtp.analysis_text import kata_ownership, playout_score, reported_moves
+from ..search.results import MoveStats
 from ..search.search import Search
 from . import analysis_query as protocol
 from .analysis_query import QueryError
@@ -213,8 +221,10 @@ class AnalysisEngine:
             self._cond.notify_all()
 
     def _work(self, i):
-        search = Search(self.config.search.replace(
-            seed=options.derive_seed(self.config.search.seed, "worker", i)))
+        seed = options.derive_seed(self.config.search.seed, "worker", i)
+        search = Search(self.config.search.replace(seed=seed))
+        level = None if self.config.level >= options.FULL_STRENGTH_LEVEL else \
+            LevelPlayer(self.config.level, search, seed)
         while True:
             task, clear = self._next_task(i)
             if task is None:
@@ -222,7 +232,7 @@ class AnalysisEngine:
             if clear:
                 search.clear()
             try:
-                self._analyse(search, task)
+                self._analyse(search, task, level)
             except Exception as e:  # noqa: BLE001 - a failed position loses no other
                 self.write({"id": task.query.id, "turnNumber": task.turn,
                             "error": f"the search failed: {e!r}"})
@@ -230,7 +240,7 @@ class AnalysisEngine:
             finally:
                 self._done(task)
 
-    def _analyse(self, search, task):
+    def _analyse(self, search, task, level=None):
         query, board = task.query, task.board
         policy = self._policy(board)      # the moves' priors, and the policy if asked
 
@@ -246,11 +256,53 @@ class AnalysisEngine:
         if result.simulations <= 0:
             self.write(protocol.noresults(query.id, task.turn))
             return
+        if level is not None and not task.stop.is_set():
+            result = self._level_result(level, search, board, result, query)
         moves_owner = None
         if query.moves_ownership or query.moves_ownership_stdev:
             moves_owner = self._moves_ownership(search, board, result, task.stop)
         self.write(protocol.answer(query, task.turn, board, search, result, False, policy,
                                    moves_owner))
+
+    def _level_result(self, level, search, board, result, query):
+        """``result`` with ``level``'s move chosen (``--level``): where the search did not
+        visit it, its values come from a search of the position after it, of as many
+        playouts as the root's visited moves had on average (at least
+        :data:`MOVE_OWNERSHIP_MIN_PLAYOUTS`). After a pass and in the endgame the search's pass
+        stands (:meth:`~mcgo.engine.levels.LevelPlayer.asks_the_engine`)."""
+        if level.asks_the_engine(board) and result.best_move == PASS:
+            return result
+        move = level.choose(board, query.move_filter)
+        stats = next((m for m in result.moves if m.move == move), None)
+        if stats is None or stats.visits <= 0:
+            visited = [m for m in result.moves if m.visits > 0]
+            playouts = max(MOVE_OWNERSHIP_MIN_PLAYOUTS,
+                           int(result.root_visits / max(len(visited), 1)))
+            after = board.copy()
+            if move == PASS:
+                after.pass_move()
+            else:
+                after.play(move)
+            found = self._after_search(search).run(after, playouts=playouts, early_stop=False)
+            visits = float(found.simulations)
+            # the position after the move is the opponent's: its win rate is 1 - the mover's
+            mover_rate = 1.0 - found.winrate
+            score = playout_score(found, after.komi + after.scoring_offset()) or 0.0
+            fresh = MoveStats(move, visits, mover_rate * visits, 0.0, 0.0, 0.0, 0.0, 0.0,
+                              score * visits)
+            if stats is not None:
+                fresh.prior_visits, fresh.prior_wins = stats.prior_visits, stats.prior_wins
+            moves = [m for m in result.moves if m.move != move] + [fresh]
+            result = replace(result, moves=moves)
+        return replace(result, best_move=move)
+
+    def _after_search(self, search):
+        """The search of positions after a root move, one per worker (the main tree kept)."""
+        after_search = self._after_searches.get(id(search))
+        if after_search is None:
+            after_search = self._after_searches[id(search)] = search.copy(
+                max_memory_mb=search.max_memory_mb * MOVE_OWNERSHIP_MEMORY)
+        return after_search
 
     def _moves_ownership(self, search, board, result, stop):
         """Black's mean final owner of every point (KataGo's order) after each reported move
@@ -258,10 +310,7 @@ class AnalysisEngine:
         so each move's comes from a search of the position after it, of as many playouts as
         the move had visits (at least :data:`MOVE_OWNERSHIP_MIN_PLAYOUTS`), on a search of its
         own so that the main tree is kept."""
-        after_search = self._after_searches.get(id(search))
-        if after_search is None:
-            after_search = self._after_searches[id(search)] = search.copy(
-                max_memory_mb=search.max_memory_mb * MOVE_OWNERSHIP_MEMORY)
+        after_search = self._after_search(search)
         owners = {}
         for m in reported_moves(result):
             if stop.is_set():
