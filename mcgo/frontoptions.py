@@ -48,9 +48,10 @@ FRONT_HELP = {
     ("analysis", "threads"): "Search threads per position [default: the config's "
                              "numSearchThreadsPerAnalysisThread, else 1].",
     ("analysis", "level"): f"How strong the answers' first move plays: 1 (a beginner) to "
-                           f"{options.FULL_STRENGTH_LEVEL} (full strength). Below full strength "
-                           "the move of order 0 (the one KaTrain's default AI plays) is the "
-                           "level's; the other moves are the search's (the ranks: "
+                           f"{options.FULL_STRENGTH_LEVEL} (full strength). At levels 1-8 the "
+                           "move of order 0 (the one KaTrain's default AI plays) is the "
+                           "level's and the other moves the search's; at 9 and 10 each "
+                           "search stops at 100 and 1,000 simulations (the ranks: "
                            "benchmarks/RESULTS.md).",
 }
 
@@ -166,9 +167,10 @@ ENGINE_OPTIONS = [
     _option("player", "--level", type=click.IntRange(1, options.FULL_STRENGTH_LEVEL),
             default=options.FULL_STRENGTH_LEVEL, show_default=True,
             help="How strong it plays: 1 (a beginner) to "
-                 f"{options.FULL_STRENGTH_LEVEL} (full strength); a level below full "
-                 "strength plays the policy's favourite of a few moves it looks at, as "
-                 "KaTrain's rank bots (the ranks: benchmarks/RESULTS.md)."),
+                 f"{options.FULL_STRENGTH_LEVEL} (full strength); levels 1-7 play the "
+                 "policy's favourite of a few moves they look at, as KaTrain's rank bots, 8 "
+                 "the policy's favourite, 9 and 10 the search at 100 and 1,000 simulations "
+                 "a move (the ranks: benchmarks/RESULTS.md)."),
     _option("player", "--td-net", default="td1", show_default=True, metavar="td0|td1|FILE",
             help="The net of --player td: a shipped one (lambda 0 or 1) or a file of mcgo "
                  "learn td."),

@@ -33,7 +33,7 @@ PARALLEL_MODES = ("tree", "root")
 DEFAULT_PARALLEL = "tree"
 
 DEFAULT_RESIGN = 0.1     # resign below this win rate (0: never)
-FULL_STRENGTH_LEVEL = 8  # --level 1 (beginner) to this, the search (mcgo.engine.levels)
+FULL_STRENGTH_LEVEL = 11  # --level 1 (beginner) to this, the search (mcgo.engine.levels)
 
 # Rule sets by the names GTP front ends send (KGS's ``kgs-rules``, KataGo's ``kata-set-rules``,
 # Fuego's ``go_rules``), each with its scoring: the board's ``"area"`` or ``"territory"``.

@@ -93,9 +93,14 @@ def test_level_through_gtp_and_the_command_line():
     session.send("kata-set-param level 1")
     assert session.send("kata-get-param level") == "1"
     assert isinstance(session.engine.game.move_player, LevelPlayer)
-    session.send("kata-set-param level 8")
+    session.send("kata-set-param level 10")        # a search level: the search, capped
     assert session.engine.game.move_player is None
-    assert "level 9: must be 1 to 8" in fails(session, "kata-set-param level 9")
+    assert session.engine.game.player.limits(session.engine.game.board, mcgo.BLACK).playouts == 50
+    session.send("kata-set-param maxVisits 5000")
+    assert session.engine.game.player.limits(session.engine.game.board, mcgo.BLACK).playouts == 1000
+    session.send("kata-set-param level 11")
+    assert session.engine.game.player.limits(session.engine.game.board, mcgo.BLACK).playouts == 5000
+    assert "level 12: must be 1 to 11" in fails(session, "kata-set-param level 12")
     done = subprocess.run([sys.executable, "-m", "mcgo", "gtp", "--level", "2", "--player", "cfg"],
                           input="quit\n", capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1

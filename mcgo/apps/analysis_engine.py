@@ -10,11 +10,12 @@ query (KataGo's way). A query KataGo would refuse gets ``{"id", "error", "field"
 engine goes on; a line that is not JSON gets ``{"error"}`` without an id. At the end of
 stdin the queued tasks are finished, then the engine exits.
 
-With ``--level`` below full strength (:mod:`mcgo.engine.levels`) each final answer's first
-move (``order`` 0, the move KaTrain's default AI plays) is the level's choice, valued by the
-search (by a search of the position after it where the main search did not visit it); the
-other moves and the position's values are the full search's, and in the endgame and after a
-pass the level passes where the search does, as ``mcgo gtp --level`` does.
+With ``--level`` below full strength (:mod:`mcgo.engine.levels`): at a policy level each final
+answer's first move (``order`` 0, the move KaTrain's default AI plays) is the level's choice,
+valued by the search (by a search of the position after it where the main search did not
+visit it); the other moves and the position's values are the full search's, and in the
+endgame and after a pass the level passes where the search does, as ``mcgo gtp --level``
+does. At a search level each position's search stops at the level's simulations.
 
 >>> import io
 >>> from mcgo.config import EngineConfig
@@ -36,7 +37,7 @@ from dataclasses import dataclass, field, replace
 
 from .. import __version__, options
 from ..board import BLACK, PASS
-from ..engine.levels import LevelPlayer
+from ..engine.levels import LEVEL_SIMULATIONS, LevelPlayer, plays_policy
 from ..gtp.analysis_text import kata_ownership, playout_score, reported_moves
 from ..search.results import MoveStats
 from ..search.search import Search
@@ -223,8 +224,8 @@ class AnalysisEngine:
     def _work(self, i):
         seed = options.derive_seed(self.config.search.seed, "worker", i)
         search = Search(self.config.search.replace(seed=seed))
-        level = None if self.config.level >= options.FULL_STRENGTH_LEVEL else \
-            LevelPlayer(self.config.level, search, seed)
+        level = LevelPlayer(self.config.level, search, seed) \
+            if plays_policy(self.config.level) else None
         while True:
             task, clear = self._next_task(i)
             if task is None:
@@ -249,7 +250,11 @@ class AnalysisEngine:
                 self.write(protocol.answer(query, task.turn, board, search, result, True,
                                            policy))
 
-        result = search.run(board, visits=query.max_visits, seconds=query.max_time,
+        visits = query.max_visits
+        cap = LEVEL_SIMULATIONS.get(self.config.level)      # a search level's budget
+        if cap is not None:
+            visits = cap if visits is None else min(visits, cap)
+        result = search.run(board, visits=visits, seconds=query.max_time,
                             stop=task.stop, early_stop=False, move_filter=query.move_filter,
                             on_progress=report if query.report_every else None,
                             progress_interval=query.report_every)

@@ -33,6 +33,7 @@ from ..judge.status import STATUS_PLAYOUTS, STATUSES, Status
 from ..models.ownership.model import SHIPPED, open_ownership
 from ..models.ownership.network import NetworkError
 from ..search.movefilter import MoveFilter, MoveFilterError
+from . import levels
 from .levels import LevelPlayer
 from .player import Player, log
 from .playout_player import PlayoutPlayer
@@ -101,11 +102,12 @@ class Game:
                 setattr(self.player, limit, getattr(config, limit))
 
     def _set_level(self, level):
-        """Play at ``level`` (:mod:`.levels`): below full strength a :class:`LevelPlayer`
-        chooses the moves, from the search's policy."""
-        if isinstance(self.move_player, LevelPlayer) or level < options.FULL_STRENGTH_LEVEL:
-            self.move_player = None if level >= options.FULL_STRENGTH_LEVEL else \
-                LevelPlayer(level, self.player.search, self.config.search.seed)
+        """Play at ``level`` (:mod:`.levels`): a policy level's :class:`LevelPlayer` chooses
+        the moves from the search's policy; a search level caps the search's simulations."""
+        self.player.level_playouts = levels.LEVEL_SIMULATIONS.get(level)
+        if isinstance(self.move_player, LevelPlayer) or levels.plays_policy(level):
+            self.move_player = LevelPlayer(level, self.player.search, self.config.search.seed) \
+                if levels.plays_policy(level) else None
 
     @property
     def policy(self):

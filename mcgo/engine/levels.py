@@ -18,10 +18,17 @@ passes (or resigns) when the full engine would, and otherwise plays its own move
 bots take the pass from the policy, which mcgo's nets do not give). The ranks beside the levels are measured by games (``benchmarks/RESULTS.md``):
 the KaTrain setting a level plays is not the rank it earns with mcgo's policy.
 
+Above them, where the policy's sampled moves stop (level 7 still loses to GNU Go 3.8 at even,
+and full strength gives it nine stones), :data:`POLICY_TOP_LEVEL` plays the policy's favourite
+move with the same rules, and the levels of :data:`LEVEL_SIMULATIONS` the full engine with
+its simulations a move capped, as a short think is.
+
 >>> moves_seen(25, 361, 361), moves_seen(5, 361, 361)
 (6, 75)
 >>> [LEVEL_KYU[n] for n in sorted(LEVEL_KYU)]
 [25, 20, 15, 11, 8, 5, 2]
+>>> plays_policy(8), plays_policy(9), LEVEL_SIMULATIONS[9], plays_policy(FULL_STRENGTH)
+(True, False, 100, False)
 """
 
 import math
@@ -33,10 +40,13 @@ from ..board import coords
 from ..board.kernels import PASS
 from .cfg_player import own_one_point_eye
 
-# The KaTrain rank setting each level plays; the level above the last is full strength.
+# The KaTrain rank setting each policy level plays; then the policy's favourite move; then the
+# engine's search capped at a number of simulations a move; then full strength.
 LEVEL_KYU = {1: 25, 2: 20, 3: 15, 4: 11, 5: 8, 6: 5, 7: 2}
+POLICY_TOP_LEVEL = 8
+LEVEL_SIMULATIONS = {9: 100, 10: 1000}
 FULL_STRENGTH = options.FULL_STRENGTH_LEVEL
-assert FULL_STRENGTH == max(LEVEL_KYU) + 1
+assert FULL_STRENGTH == max(LEVEL_SIMULATIONS) + 1 and POLICY_TOP_LEVEL == max(LEVEL_KYU) + 1
 LEVELS = tuple(range(1, FULL_STRENGTH + 1))
 OPENING_SHARE = 1 / 6          # the opening's moves: this part of the board's points
 ENDGAME_SHARE = 0.75           # from this part of the board's points in moves, the endgame
@@ -52,21 +62,27 @@ def moves_seen(kyu, legal, points):
     return max(1, round(points * share / (1.31165 * (rank + 1) - 0.082653)))
 
 
+def plays_policy(level):
+    """Whether ``level`` chooses from the policy itself (a :class:`LevelPlayer`) rather than
+    by the engine's search."""
+    return level in LEVEL_KYU or level == POLICY_TOP_LEVEL
+
+
 def sure_thresholds(kyu, legal, points):
     """``(top, top two)``: the policy's shares above which a level plays its top move."""
     return 0.8 * (1 - 0.5 * (points - legal) / points), 0.85 + max(0.0, 0.02 * (kyu - 8))
 
 
 class LevelPlayer:
-    """Chooses ``board.to_move``'s move as level ``level`` (1 to ``FULL_STRENGTH - 1``),
+    """Chooses ``board.to_move``'s move as level ``level`` (one that :func:`plays_policy`),
     from the policy of ``search`` (its policy net for the board's size, else its move
-    model); ``seed`` draws the moves it looks at."""
+    model); ``seed`` draws the moves it looks at (:data:`POLICY_TOP_LEVEL`: all of them)."""
 
     def __init__(self, level, search, seed=0):
-        if level not in LEVEL_KYU:
-            raise ValueError(f"level {level}: 1 to {FULL_STRENGTH} ({FULL_STRENGTH}: full strength)")
+        if not plays_policy(level):
+            raise ValueError(f"level {level} is not a policy level: 1 to {POLICY_TOP_LEVEL}")
         self.level = level
-        self.kyu = LEVEL_KYU[level]
+        self.kyu = LEVEL_KYU.get(level)          # None: the policy's favourite
         self.search = search
         self.seed = seed
 
@@ -114,14 +130,17 @@ class LevelPlayer:
         order = np.argsort(-p, kind="stable")
         moves, p = moves[order], p[order]
         points = board.size * board.size
-        top, pair = sure_thresholds(self.kyu, len(moves), points)
-        if p[0] > top or (len(p) > 1 and p[0] + p[1] > pair):
-            return int(moves[0])
+        if self.kyu is not None:
+            top, pair = sure_thresholds(self.kyu, len(moves), points)
+            if p[0] > top or (len(p) > 1 and p[0] + p[1] > pair):
+                return int(moves[0])
         pool = np.arange(len(moves))
         if len(board.moves) < OPENING_SHARE * points:
             line = np.array([min(r, c, board.size - 1 - r, board.size - 1 - c)
                              for r, c in (coords.row_col(int(m), board.size) for m in moves)])
             pool = pool[line > 0] if (line > 0).any() else pool
+        if self.kyu is None:
+            return int(moves[pool.min()])
         seen = self.rng.choice(pool, size=min(moves_seen(self.kyu, len(moves), points), len(pool)),
                                replace=False)
         return int(moves[seen.min()])          # the policy's favourite of those seen

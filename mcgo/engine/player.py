@@ -104,6 +104,7 @@ class Player:
         ``search_fields``."""
         self.playouts = playouts
         self.seconds = seconds
+        self.level_playouts = None    # a search level's cap on a move's simulations (levels)
         self.resign = resign
         self.verbose = verbose
         self.search = Search(config, **search_fields)
@@ -158,17 +159,19 @@ class Player:
         a stopped analysis) is not thought on top."""
         plan = self.clock.plan(board, color)
         seconds, desired = self.seconds, None
+        playouts = self.playouts if self.level_playouts is None else \
+            min(self.playouts or self.level_playouts, self.level_playouts)
         if plan is not None:
             seconds = plan.worst if seconds is None else min(seconds, plan.worst)
             desired = min(plan.desired, seconds)
-        if seconds is None and self.playouts is None:
+        if seconds is None and playouts is None:
             seconds = DEFAULT_SECONDS
         if seconds is not None and received_at is not None:
             waited = time.monotonic() - received_at
             seconds = max(MIN_THINK, seconds - waited)
             if desired is not None:
                 desired = min(seconds, max(MIN_THINK, desired - waited))
-        return Limits(self.playouts, seconds, desired, plan is not None and plan.banked)
+        return Limits(playouts, seconds, desired, plan is not None and plan.banked)
 
     def advice(self, board):
         """The root bonus and labels for ``board``: the case base's (None, None without one),
