@@ -142,3 +142,40 @@ def test_analysis_level_answers_first_the_move_gtp_level_plays():
         assert all(m["visits"] > 0 and 0 <= m["winrate"] <= 1 for m in firsts)
         if level == 1:       # a beginner's moves are not the full search's
             assert [m["move"] for m in first_moves(8)] != [m["move"] for m in firsts]
+
+
+def test_the_policy_level_plays_the_nets_favourite_and_the_search_levels_cap_it(goban_games_dir):
+    """Level 8 plays the 19x19 policy net's most probable legal move but its own eyes (the
+    probabilities as the net gives them, not the level's own softmax) in the middle games of
+    professional records, past the opening's rule; level 9's genmove searches
+    100 simulations, whatever the clock."""
+    import io
+
+    from mcgo.engine.cfg_player import own_one_point_eye
+    from mcgo.engine.recipe import Recipe
+    from mcgo.gtp.engine import Engine
+    from mcgo.sgf import read_game, replay
+
+    def engine(level):                   # the engine mcgo gtp --level builds
+        return Engine(Recipe(level=level, seed=1).engine_config(19), out=io.StringIO(),
+                      verbose=False)
+
+    player = engine(8).game.move_player
+    net = player.search.policy_net_of(mcgo.Board(19))[0]
+    assert net is not None
+    checked = 0
+    for path in sorted(goban_games_dir.rglob("*.sgf"))[:10]:
+        record = read_game(path.read_bytes())
+        for n in (70, 110, 150):
+            if record.size != 19 or len(record.moves) <= n:
+                continue
+            board = replay(record, max_moves=n)
+            probabilities = {m: q for m, q in net.probabilities(board).items()
+                             if not own_one_point_eye(board, m, board.to_move)}
+            assert player.choose(board) == max(probabilities, key=probabilities.get)
+            checked += 1
+    assert checked >= 20
+    searcher = engine(9)
+    searcher.handle("time_settings 0 30 1\n")
+    searcher.handle("genmove b\n")
+    assert searcher.game.player.search.last_result.simulations == 100
