@@ -24,6 +24,9 @@ from .clitypes import FINITE, Number, NumberOrAuto
 PRESET_CHOICES = list(options.PRESETS)
 PLAYOUT_POLICY_CHOICES = list(options.PLAYOUT_POLICIES)
 
+# The search levels and their simulations, as the help says them ("9 (100), 10 (1000)").
+_SEARCH_LEVELS = ", ".join(f"{n} ({s})" for n, s in sorted(options.LEVEL_SIMULATIONS.items()))
+
 # The groups each front uses, and what it says to an option of another group.
 FRONTS = {
     "gtp": (("search", "limits", "player", "game"), ""),
@@ -50,9 +53,9 @@ FRONT_HELP = {
     ("analysis", "level"): f"How strong the answers' first move plays: 1 (a beginner) to "
                            f"{options.FULL_STRENGTH_LEVEL} (full strength). At levels 1-8 the "
                            "move of order 0 (the one KaTrain's default AI plays) is the "
-                           "level's and the other moves the search's; at 9 and 10 each "
-                           "search stops at 100 and 1,000 simulations (the ranks: "
-                           "benchmarks/RESULTS.md).",
+                           "level's and the other moves the search's; at "
+                           f"{_SEARCH_LEVELS} each search stops at that many simulations (the "
+                           "ranks: benchmarks/RESULTS.md).",
 }
 
 
@@ -169,8 +172,8 @@ ENGINE_OPTIONS = [
             help="How strong it plays: 1 (a beginner) to "
                  f"{options.FULL_STRENGTH_LEVEL} (full strength); levels 1-7 play the "
                  "policy's favourite of a few moves they look at, as KaTrain's rank bots, 8 "
-                 "the policy's favourite, 9 and 10 the search at 100 and 1,000 simulations "
-                 "a move (the ranks: benchmarks/RESULTS.md)."),
+                 f"the policy's favourite, {_SEARCH_LEVELS} the search stopped at that many "
+                 "simulations a move (the ranks: benchmarks/RESULTS.md)."),
     _option("player", "--td-net", default="td1", show_default=True, metavar="td0|td1|FILE",
             help="The net of --player td: a shipped one (lambda 0 or 1) or a file of mcgo "
                  "learn td."),

@@ -13,6 +13,15 @@ first-line move; issue 76 asks for under 2%) over every game of the folders. The
     python -m mcgo match --engine "mcgo:--level 2" --engine-label level2 \\
         --opponent "mcgo:--level 1" --opponent-label level1 --size 19 --komi 7.5 \\
         --move-time 1 --timeout 60 -n 20 --out benchmarks/matches/19x19-level2-vs-level1-SHA
+
+Against GNU Go 3.8 level 10, at even and with the level giving GNU Go (Black) stones:
+
+    python -m mcgo match --engine "mcgo:--level 7" --engine-label level7 --opponent gnugo \
+        --opponent-label gnugo-10 --size 19 --komi 7.5 --move-time 1 --timeout 120 -n 20 \
+        --out benchmarks/matches/19x19-level7-vs-gnugo10-SHA
+    python -m mcgo match --black gnugo --engine-label gnugo-10 --white "mcgo:--level 8" \
+        --opponent-label level8 --handicap 3 --komi 0.5 --size 19 --move-time 1 --timeout 120 \
+        -n 20 --out benchmarks/matches/19x19-H3-gnugo10-vs-level8-SHA
 """
 
 import json

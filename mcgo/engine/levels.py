@@ -44,7 +44,7 @@ from .cfg_player import own_one_point_eye
 # engine's search capped at a number of simulations a move; then full strength.
 LEVEL_KYU = {1: 25, 2: 20, 3: 15, 4: 11, 5: 8, 6: 5, 7: 2}
 POLICY_TOP_LEVEL = 8
-LEVEL_SIMULATIONS = {9: 100, 10: 1000}
+LEVEL_SIMULATIONS = options.LEVEL_SIMULATIONS
 FULL_STRENGTH = options.FULL_STRENGTH_LEVEL
 assert FULL_STRENGTH == max(LEVEL_SIMULATIONS) + 1 and POLICY_TOP_LEVEL == max(LEVEL_KYU) + 1
 LEVELS = tuple(range(1, FULL_STRENGTH + 1))
