@@ -196,6 +196,19 @@ class EngineConfig:
     playout_player: bool = False
     level: int = options.FULL_STRENGTH_LEVEL
 
+    @property
+    def move_playouts(self):
+        """A move's simulations at most: ``playouts`` capped by a search level's budget
+        (:data:`mcgo.options.LEVEL_SIMULATIONS`); None where only the clock limits a move.
+
+        >>> EngineConfig(level=9).move_playouts, EngineConfig(playouts=50, level=9).move_playouts
+        (100, 50)
+        """
+        cap = options.LEVEL_SIMULATIONS.get(self.level)
+        if cap is None or self.playouts is None:
+            return self.playouts if cap is None else cap
+        return min(self.playouts, cap)
+
     def __post_init__(self):
         if not MIN_SIZE <= self.size <= MAX_SIZE:
             raise ConfigError("size", f"board size {self.size}: must be {MIN_SIZE} to {MAX_SIZE}")

@@ -283,12 +283,7 @@ class AnalysisEngine:
             visited = [m for m in result.moves if m.visits > 0]
             playouts = max(MOVE_OWNERSHIP_MIN_PLAYOUTS,
                            int(result.root_visits / max(len(visited), 1)))
-            after = board.copy()
-            if move == PASS:
-                after.pass_move()
-            else:
-                after.play(move)
-            found = self._after_search(search).run(after, playouts=playouts, early_stop=False)
+            after, found = self._search_after(search, board, move, playouts)
             visits = float(found.simulations)
             # the position after the move is the opponent's: its win rate is 1 - the mover's
             mover_rate = 1.0 - found.winrate
@@ -301,13 +296,20 @@ class AnalysisEngine:
             result = replace(result, moves=moves)
         return replace(result, best_move=move)
 
-    def _after_search(self, search):
-        """The search of positions after a root move, one per worker (the main tree kept)."""
+    def _search_after(self, search, board, move, playouts):
+        """``(after, result)``: the position after ``move`` on ``board`` and a search of it of
+        ``playouts`` simulations, on a search of its own per worker so that the main tree is
+        kept."""
         after_search = self._after_searches.get(id(search))
         if after_search is None:
             after_search = self._after_searches[id(search)] = search.copy(
                 max_memory_mb=search.max_memory_mb * MOVE_OWNERSHIP_MEMORY)
-        return after_search
+        after = board.copy()
+        if move == PASS:
+            after.pass_move()
+        else:
+            after.play(move)
+        return after, after_search.run(after, playouts=playouts, early_stop=False)
 
     def _moves_ownership(self, search, board, result, stop):
         """Black's mean final owner of every point (KataGo's order) after each reported move
@@ -315,19 +317,12 @@ class AnalysisEngine:
         so each move's comes from a search of the position after it, of as many playouts as
         the move had visits (at least :data:`MOVE_OWNERSHIP_MIN_PLAYOUTS`), on a search of its
         own so that the main tree is kept."""
-        after_search = self._after_search(search)
         owners = {}
         for m in reported_moves(result):
             if stop.is_set():
                 break
-            after = board.copy()
-            if m.move == PASS:
-                after.pass_move()
-            else:
-                after.play(m.move)
-            found = after_search.run(after, playouts=max(int(m.visits),
-                                                         MOVE_OWNERSHIP_MIN_PLAYOUTS),
-                                     early_stop=False)
+            _, found = self._search_after(search, board, m.move,
+                                          max(int(m.visits), MOVE_OWNERSHIP_MIN_PLAYOUTS))
             owner = kata_ownership(found, board.size, BLACK)
             if owner is not None:
                 owners[m.move] = owner

@@ -56,7 +56,7 @@ class Game:
         self.verbose = verbose
         # A player that chooses without search (--player cfg, td, playout), or None.
         self.move_player = config.move_player
-        self.player = Player(config.search, playouts=config.playouts, seconds=config.seconds,
+        self.player = Player(config.search, playouts=config.move_playouts, seconds=config.seconds,
                              resign=config.resign, verbose=verbose,
                              opening_advisor=config.opening_advisor,
                              move_prior=(config.move_scorer, config.cfg_prior)
@@ -97,14 +97,16 @@ class Game:
                 self.move_player.seed = seed
         if "level" in changes:
             self._set_level(config.level)
-        for limit in ("playouts", "seconds", "resign"):
+        if "playouts" in changes or "level" in changes:
+            self.player.playouts = config.move_playouts
+        for limit in ("seconds", "resign"):
             if limit in changes:
                 setattr(self.player, limit, getattr(config, limit))
 
     def _set_level(self, level):
         """Play at ``level`` (:mod:`.levels`): a policy level's :class:`LevelPlayer` chooses
-        the moves from the search's policy; a search level caps the search's simulations."""
-        self.player.level_playouts = levels.LEVEL_SIMULATIONS.get(level)
+        the moves from the search's policy (a search level's cap on simulations is the
+        configuration's :attr:`~mcgo.config.EngineConfig.move_playouts`)."""
         if isinstance(self.move_player, LevelPlayer) or levels.plays_policy(level):
             self.move_player = LevelPlayer(level, self.player.search, self.config.search.seed) \
                 if levels.plays_policy(level) else None

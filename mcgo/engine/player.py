@@ -104,7 +104,6 @@ class Player:
         ``search_fields``."""
         self.playouts = playouts
         self.seconds = seconds
-        self.level_playouts = None    # a search level's cap on a move's simulations (levels)
         self.resign = resign
         self.verbose = verbose
         self.search = Search(config, **search_fields)
@@ -159,8 +158,7 @@ class Player:
         a stopped analysis) is not thought on top."""
         plan = self.clock.plan(board, color)
         seconds, desired = self.seconds, None
-        playouts = self.playouts if self.level_playouts is None else \
-            min(self.playouts or self.level_playouts, self.level_playouts)
+        playouts = self.playouts
         if plan is not None:
             seconds = plan.worst if seconds is None else min(seconds, plan.worst)
             desired = min(plan.desired, seconds)
