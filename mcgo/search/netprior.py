@@ -15,6 +15,9 @@ the move into the node wins: the positions of the nodes of one look in one batch
 (:func:`node_values`). So the net's value mixes with the playouts' where the search has
 already spent ``N`` visits, as AlphaGo's lambda does, its share shrinking as the node's own
 visits come; one forward pass a node, where valuing every child would cost one a move.
+With ``value_backup`` the same virtual visits also go to every node above it below the root
+(:func:`back_up`), so the value keeps its share of each node's visits at every depth, as
+AlphaGo's mix does (under test: benchmarks/RESULTS.md, "The value net").
 Heads on the policy net's own trunk (its file's, or a value file of heads on that trunk:
 :meth:`~mcgo.models.policy_net.PolicyNet.same_policy`) give a node its priors and its value
 in one trunk pass (:func:`judge`).
