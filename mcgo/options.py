@@ -214,11 +214,6 @@ NAMED_SETTINGS = {s.name: s for s in (
                                   "that gets the policy net's prior (policy_net_after; 0: "
                                   "none)",
             strong=0.0, thesis=0.0),
-    Setting("value_backup", int, "1: each value_prior judgement also counts, as the same "
-                                 "virtual visits, in every node above its node below the root "
-                                 "(AlphaGo's mix of value and playouts at every depth); 0: in "
-                                 "its node alone",
-            strong=0, thesis=0),
     Setting("dynamic_komi", int, "1: in a handicap game the search counts White extra komi "
                                  "that fades as the game goes (Pachi's linear dynamic komi; "
                                  "mcgo.engine.dynkomi), 0: the real komi (giving nine "

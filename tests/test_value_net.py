@@ -252,67 +252,6 @@ def test_value_prior_gives_each_node_with_the_visits_the_value_of_its_position(r
             assert stats == pytest.approx(value[p])
 
 
-def test_value_backup_counts_each_judgement_in_every_node_above_it(records):
-    """With ``value_backup`` each node's value judgement (W virtual visits, ``W * v`` won for
-    the player who moved into it) also counts in every node between it and the root: W more
-    visits each, won ``W * v`` where the same player moved into the node above and ``W * (1 -
-    v)`` where the opponent did. The reference walks the tree down from each node through its
-    children and tells the players apart by replaying the moves on the board (the code under
-    test walks up its parent links and alternates); the two give_below calls start from the
-    same tree, so what backup adds is their difference."""
-    from mcgo.search import Search, netprior
-    from mcgo.search.tree import MOVE, PRIOR_VISITS, PRIOR_WINS
-    from mcgo.train.value_train import random_heads
-    base = PN.load(PN.SIZE_NETS[9][0])
-    heads = random_heads(base, seed=3, value_layers=1)
-    heads["value_w2"] = heads["value_w2"] * 0.02
-    net = PN.PolicyNet(dict(base.arrays, **heads), dict(base.metadata, value_layers=1))
-    record = next(r for r in records if len(r.moves) > 30 and not r.setups)
-    board = mcgo.Board(9, komi=7.0)
-    for colour, p in record.moves[:14]:
-        board.play(p, colour)
-    search = Search(seed=2, policy="pattern", policy_prior=(net, 10.0))
-    search.run(board, playouts=3000)                       # a tree, no value in it yet
-    t = search.trees[0]
-    start = t.floats.copy()
-    ran = {}
-    for backup in (False, True):
-        t.floats[:] = start
-        valued = {}
-        netprior.give_below(t, set(), net, 10.0, 20, board.pts, board.info, board.zob,
-                            7.0, 20.0, net, valued, backup=backup)
-        ran[backup] = t.floats.copy(), valued
-    (plain, valued), (backed, again) = ran[False], ran[True]
-    assert again == valued and len(valued) >= 10
-    mover = {}                      # node: the colour that moved into it, by the board
-    from mcgo.search.tree import VISITS
-
-    def walk(node, position, line):             # the visited nodes, with the nodes above
-        for c in t.children(node):
-            if t.floats[VISITS, c] < 1:
-                continue
-            b = position.copy()
-            move = int(t.ints[MOVE, c])
-            mover[c] = b.to_move
-            b.pass_move() if move == mcgo.PASS else b.play(move)
-            yield c, line
-            yield from walk(c, b, line + (c,))
-    above = dict(walk(t.root, board.copy(), ()))
-    want_visits, want_wins = {}, {}
-    for d in valued:
-        for node in above[d]:
-            want_visits[node] = want_visits.get(node, 0.0) + 20.0
-            won = valued[d][1] if mover[d] == mover[node] else 20.0 - valued[d][1]
-            want_wins[node] = want_wins.get(node, 0.0) + won
-    added_visits = backed[PRIOR_VISITS] - plain[PRIOR_VISITS]
-    added_wins = backed[PRIOR_WINS] - plain[PRIOR_WINS]
-    for node in above:
-        assert added_visits[node] == pytest.approx(want_visits.get(node, 0.0))
-        assert added_wins[node] == pytest.approx(want_wins.get(node, 0.0), abs=1e-4)
-    assert not np.any(np.delete(added_visits, list(above)))   # nothing else, the root neither
-    assert len(want_visits) >= 5
-
-
 def test_selfplay_games_end_as_gnugo_counts_them_and_resume(gnugo_command, tmp_path):
     """Self-play games are played to two passes with the dead stones captured, so GNU Go
     3.8's final_score of each agrees with its RE; a run started again plays only the games

@@ -15,9 +15,6 @@ the move into the node wins: the positions of the nodes of one look in one batch
 (:func:`node_values`). So the net's value mixes with the playouts' where the search has
 already spent ``N`` visits, as AlphaGo's lambda does, its share shrinking as the node's own
 visits come; one forward pass a node, where valuing every child would cost one a move.
-With ``value_backup`` the same virtual visits also go to every node above it below the root
-(:func:`back_up`), so the value keeps its share of each node's visits at every depth, as
-AlphaGo's mix does (under test: benchmarks/RESULTS.md, "The value net").
 Heads on the policy net's own trunk (its file's, or a value file of heads on that trunk:
 :meth:`~mcgo.models.policy_net.PolicyNet.same_policy`) give a node its priors and its value
 in one trunk pass (:func:`judge`).
@@ -29,7 +26,7 @@ import numpy as np
 
 from ..board.kernels import LEGAL, PASS, TO_MOVE, WHITE, legality, play_legal
 from ..models.policy_net import compact, planes
-from .tree import MOVE, PARENT, PRIOR_VISITS, PRIOR_WINS, VISITS
+from .tree import MOVE, PRIOR_VISITS, PRIOR_WINS, VISITS
 
 # Batches of simulations (mcgo.search.control.BATCH each) between two looks for nodes that
 # have reached policy_net_after visits: a look walks the nodes that have, so it costs little,
@@ -121,7 +118,7 @@ def value_net(own, size, net):
 
 
 def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, value_visits=0.0,
-               value_net=None, valued=None, backup=False):
+               value_net=None, valued=None):
     """Give the prior to the children of each node below the root with at least ``after``
     visits and children, not in ``given`` (which gets them). The nodes that qualify form a
     subtree under the root (a node has at most its parent's visits), so the walk goes down
@@ -130,9 +127,8 @@ def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, valu
     gets ``value_visits`` virtual visits of its own, won as the net values its position
     (:func:`node_values`; ``komi`` White's), and ``valued`` (a dict) gets ``node: (visits,
     visits * win, visits * Black's margin)``, the net's judgement as the search mixes it in,
-    for the reports (:attr:`.results.MoveStats.winrate`). With ``backup`` the same virtual
-    visits go to each node above the valued one below the root, won for the player who
-    moved into it (:func:`back_up`). Returns how many nodes got the prior."""
+    for the reports (:attr:`.results.MoveStats.winrate`). Returns how many nodes got the
+    prior."""
     count = 0
     waiting = []                                # (node, position) for the value net
     # A value on the policy net's own trunk: the priors come with the values, one pass.
@@ -172,28 +168,10 @@ def give_below(tree, given, net, visits, after, pts0, info0, zob, komi=0.0, valu
             wins, margins = node_values(value_net, [p for _, p in waiting], komi)
         tree.floats[PRIOR_VISITS, nodes] += value_visits
         tree.floats[PRIOR_WINS, nodes] += value_visits * wins
-        if backup:
-            back_up(tree, nodes, value_visits, wins)
         if valued is not None:
             for c, w, m in zip(nodes.tolist(), wins.tolist(), margins.tolist()):
                 valued[c] = (value_visits, value_visits * w, value_visits * m)
     return count
-
-
-def back_up(tree, nodes, visits, wins):
-    """Add ``visits`` virtual visits to each node above each of ``nodes`` up to the root
-    (not the root itself), won as ``wins`` (the chance of the player who moved into each of
-    ``nodes``) says for the player who moved into that node: ``visits * (1 - win)`` one
-    level up, ``visits * win`` two, and so on. So a judgement weighs in every node whose
-    line holds it, as a playout through it does, and keeps its share of a node's visits as
-    they grow instead of fading into the playouts of the nodes above it."""
-    parents = tree.ints[PARENT]
-    for node, win in zip(np.asarray(nodes).tolist(), np.asarray(wins).tolist()):
-        n, won = int(parents[node]), 1.0 - win
-        while n != tree.root and n >= 0:
-            tree.floats[PRIOR_VISITS, n] += visits
-            tree.floats[PRIOR_WINS, n] += visits * won
-            n, won = int(parents[n]), 1.0 - won
 
 
 def _replay(pts0, info0, zob, moves):

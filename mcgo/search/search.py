@@ -501,7 +501,6 @@ class Search:
         net, visits = self.policy_net_of(board)
         after = self.net_setting(net, "policy_net_after")
         value_net, value_visits = self._value(board, net)
-        backup = bool(self.net_setting(net, "value_backup"))
         komi = board.komi + board.scoring_offset()
         below = net is not None and after > 0 and (i == 0 or not self.shared_tree)
         given = self._policy_nodes.setdefault(0 if self.shared_tree else i, set())
@@ -514,7 +513,7 @@ class Search:
                 if below and batches % netprior.SCAN_BATCHES == 0:
                     netprior.give_below(worker.tree, given, net, visits, after, board.pts,
                                         board.root_info, board.zob, komi, value_visits,
-                                        value_net, valued, backup)
+                                        value_net, valued)
                 if i == 0:
                     control.check_stop()
                     if on_progress is not None and progress_interval is not None \
