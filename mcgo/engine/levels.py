@@ -26,7 +26,7 @@ its simulations a move capped, as a short think is.
 >>> moves_seen(25, 361, 361), moves_seen(5, 361, 361)
 (6, 75)
 >>> [LEVEL_KYU[n] for n in sorted(LEVEL_KYU)]
-[25, 20, 15, 11, 8, 2, -8]
+[25, 20, 15, 11, 8, 2, -2]
 >>> plays_policy(8), plays_policy(9), LEVEL_SIMULATIONS[9], plays_policy(FULL_STRENGTH)
 (True, False, 100, False)
 """
@@ -42,7 +42,7 @@ from .cfg_player import own_one_point_eye
 
 # The KaTrain rank setting each policy level plays; then the policy's favourite move; then the
 # engine's search capped at a number of simulations a move; then full strength.
-LEVEL_KYU = {1: 25, 2: 20, 3: 15, 4: 11, 5: 8, 6: 2, 7: -8}
+LEVEL_KYU = {1: 25, 2: 20, 3: 15, 4: 11, 5: 8, 6: 2, 7: -2}
 POLICY_TOP_LEVEL = 8
 LEVEL_SIMULATIONS = options.LEVEL_SIMULATIONS
 FULL_STRENGTH = options.FULL_STRENGTH_LEVEL
