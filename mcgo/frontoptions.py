@@ -24,7 +24,7 @@ from .clitypes import FINITE, Number, NumberOrAuto
 PRESET_CHOICES = list(options.PRESETS)
 PLAYOUT_POLICY_CHOICES = list(options.PLAYOUT_POLICIES)
 
-# The search levels and their simulations, as the help says them ("9 (100), 10 (1000)").
+# The search levels and their simulations, as the help says them ("8 (100), 9 (300), 10 (1000)").
 _SEARCH_LEVELS = ", ".join(f"{n} ({s})" for n, s in sorted(options.LEVEL_SIMULATIONS.items()))
 
 # The groups each front uses, and what it says to an option of another group.
@@ -51,7 +51,7 @@ FRONT_HELP = {
     ("analysis", "threads"): "Search threads per position [default: the config's "
                              "numSearchThreadsPerAnalysisThread, else 1].",
     ("analysis", "level"): f"How strong the answers' first move plays: 1 (a beginner) to "
-                           f"{options.FULL_STRENGTH_LEVEL} (full strength). At levels 1-8 the "
+                           f"{options.FULL_STRENGTH_LEVEL} (full strength). At levels 1-7 the "
                            "move of order 0 (the one KaTrain's default AI plays) is the "
                            "level's and the other moves the search's; at "
                            f"{_SEARCH_LEVELS} each search stops at that many simulations (the "
@@ -171,8 +171,8 @@ ENGINE_OPTIONS = [
             default=options.FULL_STRENGTH_LEVEL, show_default=True,
             help="How strong it plays: 1 (a beginner) to "
                  f"{options.FULL_STRENGTH_LEVEL} (full strength); levels 1-7 play the "
-                 "policy's favourite of a few moves they look at, as KaTrain's rank bots, 8 "
-                 f"the policy's favourite, {_SEARCH_LEVELS} the search stopped at that many "
+                 "policy's favourite of the moves they look at, as KaTrain's rank bots, "
+                 f"{_SEARCH_LEVELS} the search stopped at that many "
                  "simulations a move (the ranks: benchmarks/RESULTS.md)."),
     _option("player", "--td-net", default="td1", show_default=True, metavar="td0|td1|FILE",
             help="The net of --player td: a shipped one (lambda 0 or 1) or a file of mcgo "

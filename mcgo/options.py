@@ -34,7 +34,7 @@ DEFAULT_PARALLEL = "tree"
 
 DEFAULT_RESIGN = 0.1     # resign below this win rate (0: never)
 FULL_STRENGTH_LEVEL = 11  # --level 1 (beginner) to this, the search (mcgo.engine.levels)
-LEVEL_SIMULATIONS = {9: 100, 10: 1000}   # the search levels: a move's simulations at most
+LEVEL_SIMULATIONS = {8: 100, 9: 300, 10: 1000}   # the search levels: a move's simulations at most
 
 # Rule sets by the names GTP front ends send (KGS's ``kgs-rules``, KataGo's ``kata-set-rules``,
 # Fuego's ``go_rules``), each with its scoring: the board's ``"area"`` or ``"territory"``.

@@ -144,11 +144,14 @@ def test_analysis_level_answers_first_the_move_gtp_level_plays():
             assert [m["move"] for m in first_moves(8)] != [m["move"] for m in firsts]
 
 
-def test_the_policy_level_plays_the_nets_favourite_and_the_search_levels_cap_it(goban_games_dir):
-    """Level 8 plays the 19x19 policy net's most probable legal move but its own eyes (the
-    probabilities as the net gives them, not the level's own softmax) in the middle games of
-    professional records, past the opening's rule; level 9's genmove searches
-    100 simulations, whatever the clock."""
+def test_the_strongest_policy_level_plays_the_nets_choices_and_the_search_levels_cap_it(
+        goban_games_dir):
+    """Level 7 on the middle games of professional records, past the opening's rule, ten
+    seeds a position: every move it plays is legal and fills no own eye, it plays the 19x19
+    policy net's favourite (the probabilities as the net gives them, not the level's own
+    softmax) wherever the net is as sure as KaTrain's override asks, and it plays the
+    favourite more often than level 6, which looks at fewer moves; level 8's genmove
+    searches 100 simulations, whatever the clock."""
     import io
 
     from mcgo.engine.cfg_player import own_one_point_eye
@@ -160,22 +163,36 @@ def test_the_policy_level_plays_the_nets_favourite_and_the_search_levels_cap_it(
         return Engine(Recipe(level=level, seed=1).engine_config(19), out=io.StringIO(),
                       verbose=False)
 
-    player = engine(8).game.move_player
-    net = player.search.policy_net_of(mcgo.Board(19))[0]
+    players = {level: engine(level).game.move_player for level in (6, 7)}
+    net = players[7].search.policy_net_of(mcgo.Board(19))[0]
     assert net is not None
-    checked = 0
+    favourites, sure, checked = {6: 0, 7: 0}, 0, 0
     for path in sorted(goban_games_dir.rglob("*.sgf"))[:10]:
         record = read_game(path.read_bytes())
         for n in (70, 110, 150):
             if record.size != 19 or len(record.moves) <= n:
                 continue
             board = replay(record, max_moves=n)
+            legal = set(board.legal_moves(board.to_move))
             probabilities = {m: q for m, q in net.probabilities(board).items()
-                             if not own_one_point_eye(board, m, board.to_move)}
-            assert player.choose(board) == max(probabilities, key=probabilities.get)
+                             if m in legal and not own_one_point_eye(board, m, board.to_move)}
+            best = sorted(probabilities.values(), reverse=True)
+            favourite = max(probabilities, key=probabilities.get)
+            top, pair = sure_thresholds(-8, len(probabilities), 361)
+            is_sure = best[0] > top or best[0] + best[1] > pair
+            sure += is_sure
+            for seed in range(10):
+                for level, player in players.items():
+                    player.seed = seed
+                    move = player.choose(board)
+                    assert move in probabilities
+                    favourites[level] += move == favourite
+                    if level == 7 and is_sure:
+                        assert move == favourite
             checked += 1
-    assert checked >= 20
-    searcher = engine(9)
+    assert checked >= 20 and sure >= 1
+    assert favourites[7] > favourites[6], favourites
+    searcher = engine(8)
     searcher.handle("time_settings 0 30 1\n")
     searcher.handle("genmove b\n")
     assert searcher.game.player.search.last_result.simulations == 100

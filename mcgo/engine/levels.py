@@ -18,16 +18,18 @@ passes (or resigns) when the full engine would, and otherwise plays its own move
 bots take the pass from the policy, which mcgo's nets do not give). The ranks beside the levels are measured by games (``benchmarks/RESULTS.md``):
 the KaTrain setting a level plays is not the rank it earns with mcgo's policy.
 
-Above them, where the policy's sampled moves stop (level 7 still loses to GNU Go 3.8 at even,
-and full strength gives it nine stones), :data:`POLICY_TOP_LEVEL` plays the policy's favourite
-move with the same rules, and the levels of :data:`LEVEL_SIMULATIONS` the full engine with
-its simulations a move capped, as a short think is.
+Level 7 plays KaTrain's fit extrapolated to 9 dan (kyu -8), past KaTrain's strongest setting:
+with mcgo's policy it plays level with the policy's favourite move (9-11 over 20 games) and far
+above 2 kyu (18-2), where KaTrain's 5 kyu and 3 dan settings were not apart from their
+neighbours (11-9 against 8 kyu; 3 dan 5-15 against 2 kyu). Above it the levels of
+:data:`LEVEL_SIMULATIONS` play the full engine with its simulations a move capped, as a short
+think is.
 
 >>> moves_seen(25, 361, 361), moves_seen(5, 361, 361)
 (6, 75)
 >>> [LEVEL_KYU[n] for n in sorted(LEVEL_KYU)]
-[25, 20, 15, 11, 8, 2, -2]
->>> plays_policy(8), plays_policy(9), LEVEL_SIMULATIONS[9], plays_policy(FULL_STRENGTH)
+[25, 20, 15, 11, 8, 2, -8]
+>>> plays_policy(7), plays_policy(8), LEVEL_SIMULATIONS[8], plays_policy(FULL_STRENGTH)
 (True, False, 100, False)
 """
 
@@ -40,13 +42,12 @@ from ..board import coords
 from ..board.kernels import PASS
 from .cfg_player import own_one_point_eye
 
-# The KaTrain rank setting each policy level plays; then the policy's favourite move; then the
-# engine's search capped at a number of simulations a move; then full strength.
-LEVEL_KYU = {1: 25, 2: 20, 3: 15, 4: 11, 5: 8, 6: 2, 7: -2}
-POLICY_TOP_LEVEL = 8
+# The KaTrain rank setting each policy level plays; then the engine's search capped at a number
+# of simulations a move; then full strength.
+LEVEL_KYU = {1: 25, 2: 20, 3: 15, 4: 11, 5: 8, 6: 2, 7: -8}
 LEVEL_SIMULATIONS = options.LEVEL_SIMULATIONS
 FULL_STRENGTH = options.FULL_STRENGTH_LEVEL
-assert FULL_STRENGTH == max(LEVEL_SIMULATIONS) + 1 and POLICY_TOP_LEVEL == max(LEVEL_KYU) + 1
+assert FULL_STRENGTH == max(LEVEL_SIMULATIONS) + 1 and min(LEVEL_SIMULATIONS) == max(LEVEL_KYU) + 1
 LEVELS = tuple(range(1, FULL_STRENGTH + 1))
 OPENING_SHARE = 1 / 6          # the opening's moves: this part of the board's points
 ENDGAME_SHARE = 0.75           # from this part of the board's points in moves, the endgame
@@ -65,7 +66,7 @@ def moves_seen(kyu, legal, points):
 def plays_policy(level):
     """Whether ``level`` chooses from the policy itself (a :class:`LevelPlayer`) rather than
     by the engine's search."""
-    return level in LEVEL_KYU or level == POLICY_TOP_LEVEL
+    return level in LEVEL_KYU
 
 
 def sure_thresholds(kyu, legal, points):
@@ -76,13 +77,13 @@ def sure_thresholds(kyu, legal, points):
 class LevelPlayer:
     """Chooses ``board.to_move``'s move as level ``level`` (one that :func:`plays_policy`),
     from the policy of ``search`` (its policy net for the board's size, else its move
-    model); ``seed`` draws the moves it looks at (:data:`POLICY_TOP_LEVEL`: all of them)."""
+    model); ``seed`` draws the moves it looks at."""
 
     def __init__(self, level, search, seed=0):
         if not plays_policy(level):
-            raise ValueError(f"level {level} is not a policy level: 1 to {POLICY_TOP_LEVEL}")
+            raise ValueError(f"level {level} is not a policy level: 1 to {max(LEVEL_KYU)}")
         self.level = level
-        self.kyu = LEVEL_KYU.get(level)          # None: the policy's favourite
+        self.kyu = LEVEL_KYU[level]
         self.search = search
         self.seed = seed
 
@@ -130,17 +131,14 @@ class LevelPlayer:
         order = np.argsort(-p, kind="stable")
         moves, p = moves[order], p[order]
         points = board.size * board.size
-        if self.kyu is not None:
-            top, pair = sure_thresholds(self.kyu, len(moves), points)
-            if p[0] > top or (len(p) > 1 and p[0] + p[1] > pair):
-                return int(moves[0])
+        top, pair = sure_thresholds(self.kyu, len(moves), points)
+        if p[0] > top or (len(p) > 1 and p[0] + p[1] > pair):
+            return int(moves[0])
         pool = np.arange(len(moves))
         if len(board.moves) < OPENING_SHARE * points:
             line = np.array([min(r, c, board.size - 1 - r, board.size - 1 - c)
                              for r, c in (coords.row_col(int(m), board.size) for m in moves)])
             pool = pool[line > 0] if (line > 0).any() else pool
-        if self.kyu is None:
-            return int(moves[pool.min()])
         seen = self.rng.choice(pool, size=min(moves_seen(self.kyu, len(moves), points), len(pool)),
                                replace=False)
         return int(moves[seen.min()])          # the policy's favourite of those seen
