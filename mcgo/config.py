@@ -201,7 +201,7 @@ class EngineConfig:
         """A move's simulations at most: ``playouts`` capped by a search level's budget
         (:data:`mcgo.options.LEVEL_SIMULATIONS`); None where only the clock limits a move.
 
-        >>> EngineConfig(level=9).move_playouts, EngineConfig(playouts=50, level=9).move_playouts
+        >>> EngineConfig(level=8).move_playouts, EngineConfig(playouts=50, level=8).move_playouts
         (100, 50)
         """
         cap = options.LEVEL_SIMULATIONS.get(self.level)
