@@ -1,6 +1,7 @@
 """Who wins a held-out game, predicted from one of its positions (issue 74): the value net
-alone, the default search's win rate at N simulations, and a coin, side by side (accuracy,
-log loss, Brier score; the label: Black won). Positions at the given move numbers of the
+alone, the default search's win rate at N simulations, a coin, and the base rate (the share
+of the training split's positions at the same moves that Black won, a constant), side by side
+(accuracy, log loss, Brier score; the label: Black won). Positions at the given move numbers of the
 test-split games (mcgo.train.split, never trained on) that have a result (a count or a
 resignation; jigos, time losses and unreadable results are left out).
 
@@ -99,9 +100,12 @@ def sign_accuracy(leads, label):
               help="The default search's simulations (0: no search).")
 @click.option("--split", default="test", show_default=True)
 @click.option("--limit", type=int, default=300, show_default=True, help="Positions at most.")
+@click.option("--base-positions", type=int, default=3000, show_default=True,
+              help="Training-split positions that give the base rate.")
 @click.option("--gnugo", is_flag=True, help="GNU Go's estimate_score sign beside them.")
 @click.option("--ownership", is_flag=True, help="Seed 003's expected area sign beside them.")
-def main(games, size, moves, net_file, simulations, split, limit, gnugo, ownership):
+def main(games, size, moves, net_file, simulations, split, limit, base_positions, gnugo,
+         ownership):
     net = PN.load(net_file)
     if not net.has_value or net.size != size:
         raise click.UsageError(f"{net_file}: not a {size}x{size} net with value heads")
@@ -111,6 +115,11 @@ def main(games, size, moves, net_file, simulations, split, limit, gnugo, ownersh
         raise click.UsageError("no held-out positions in GAMES")
     label = np.array([1 if won else -1 for _, won in positions])
     predicted = {"coin": np.full(len(positions), 0.5)}
+    # A constant that knows only how often Black wins such positions: an anchor a value must
+    # beat to know anything of the position (the test games' own share would be a peek).
+    base = held_out_positions(games, size, numbers, "train", base_positions)
+    base_rate = float(np.mean([won for _, won in base])) if base else 0.5
+    predicted["base rate"] = np.full(len(positions), base_rate)
     started = time.perf_counter()
     xs = [PN.planes(*PN.compact(b.pts, b.info)) for b, _ in positions]
     komi = np.array([b.komi if b.to_move != BLACK else -b.komi for b, _ in positions], np.float32)
@@ -139,6 +148,7 @@ def main(games, size, moves, net_file, simulations, split, limit, gnugo, ownersh
     results.update({k: sign_accuracy(v, label) for k, v in signs.items()})
     report = {"games": [str(g) for g in games], "size": size, "moves": numbers, "split": split,
               "positions": len(positions), "net": net_file,
+              "base_rate": {"positions": len(base), "black_won": base_rate},
               "net_ms_per_position": round(1000 * net_seconds, 3),
               "results": results}
     print(json.dumps(report, indent=1))
