@@ -2,8 +2,8 @@
 alone, the default search's win rate at N simulations, a coin, and the base rate (the share
 of the training split's positions at the same moves that Black won, a constant), side by
 side (accuracy, log loss, Brier score; the label: Black won). Positions at the given move
-numbers of the test-split games (mcgo.train.split, never trained on) that have a result (a count or a
-resignation; jigos, time losses and unreadable results are left out).
+numbers of the test-split games (mcgo.train.split, never trained on) that have a result (a
+count or a resignation; jigos, time losses and unreadable results are left out).
 
     python benchmarks/value/outcome_prediction.py GAMES... --size 9 --moves 20,30,40 \
         --net mcgo/models/weights/policy-net-9x9.npz --simulations 1000 --limit 300
