@@ -14,13 +14,18 @@ leaves the search out (the search is the default engine's, as the recipe of ``mc
 builds it). Two more anchors, each a sign (so only its accuracy is given): ``--gnugo`` GNU Go
 3.8's ``estimate_score`` (its lead, komi counted, level 8), ``--ownership`` seed 003's
 expected area (Black's expected area from the shipped DAG-RNN's ownership, less White's and
-komi). Prints JSON, then a short
-table.
+komi). ``--katago COMMAND`` adds a strong net's judgement as a yardstick, not a target: the raw
+win rate (one visit) of a KataGo analysis engine started by ``COMMAND``, whose config reports
+win rates as Black's (``reportAnalysisWinratesAs = BLACK``). Every figure is given for all the
+positions and apart for even games and handicap games (Black's stones set up before the first
+move), whose outcomes depend on different things: in a handicap game the players' strengths,
+which the board does not show. Prints JSON, then a short table.
 """
 
 import json
 import pathlib
 import re
+import shlex
 import subprocess
 import tempfile
 import time
@@ -29,6 +34,7 @@ import click
 import numpy as np
 
 from mcgo import BLACK
+from mcgo.board import coords
 from mcgo.engine.recipe import Recipe
 from mcgo.match.settings import GNUGO
 from mcgo.models import policy_net as PN
@@ -83,6 +89,48 @@ def gnugo_leads(boards):
     return leads
 
 
+def katago_winrates(boards, command):
+    """Black's raw win rate by a KataGo analysis engine (one visit: its value net alone) for each
+    board, its moves and set-up stones sent as KataGo's JSON queries; White's handicap
+    compensation goes into the komi. None for a board KataGo refuses."""
+    queries = []
+    for i, board in enumerate(boards):
+        record = record_from_board(board)
+        if set(record.setups) - {0}:     # stones set up mid-game: no KataGo query says that
+            continue
+        stones = [[c, coords.to_gtp(p, board.size)]
+                  for c, ps in (("B", record.setup.black), ("W", record.setup.white)) for p in ps]
+        rules = {"ko": "POSITIONAL", "scoring": board.scoring.upper(), "tax": "NONE",
+                 "suicide": False, "hasButton": False, "whiteHandicapBonus": "0"}
+        query = {"id": str(i), "moves": [list(m) for m in record.gtp_moves()],
+                 "initialStones": stones, "rules": rules,
+                 "komi": board.komi + board.handicap_bonus, "boardXSize": board.size,
+                 "boardYSize": board.size, "analyzeTurns": [len(record.moves)], "maxVisits": 1}
+        if record.player_to_move is not None:
+            query["initialPlayer"] = "B" if record.player_to_move == BLACK else "W"
+        queries.append(query)
+    process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    process.stdin.write("".join(json.dumps(q) + "\n" for q in queries))
+    process.stdin.flush()
+    rates = [None] * len(boards)
+    for _ in queries:
+        line = process.stdout.readline()
+        if not line:
+            break
+        answer = json.loads(line)
+        if "rootInfo" in answer:
+            rates[int(answer["id"])] = answer["rootInfo"]["winrate"]   # Black's, by the config
+    process.stdin.close()
+    process.wait(timeout=60)
+    return rates
+
+
+def kind_of(board):
+    """``"handicap"`` where Black's stones were set up before the first move, else ``"even"``."""
+    return "handicap" if record_from_board(board).setup.black else "even"
+
+
 def sign_accuracy(leads, label):
     """The share of positions whose lead's sign (Black ahead: Black wins) is the outcome's;
     a lead of 0 or none counts half."""
@@ -104,8 +152,10 @@ def sign_accuracy(leads, label):
               help="Training-split positions that give the base rate.")
 @click.option("--gnugo", is_flag=True, help="GNU Go's estimate_score sign beside them.")
 @click.option("--ownership", is_flag=True, help="Seed 003's expected area sign beside them.")
+@click.option("--katago", metavar="COMMAND",
+              help="A KataGo analysis engine's command line: its raw win rate beside them.")
 def main(games, size, moves, net_file, simulations, split, limit, base_positions, gnugo,
-         ownership):
+         ownership, katago):
     net = PN.load(net_file)
     if not net.has_value or net.size != size:
         raise click.UsageError(f"{net_file}: not a {size}x{size} net with value heads")
@@ -120,6 +170,12 @@ def main(games, size, moves, net_file, simulations, split, limit, base_positions
     base = held_out_positions(games, size, numbers, "train", base_positions)
     base_rate = float(np.mean([won for _, won in base])) if base else 0.5
     predicted["base rate"] = np.full(len(positions), base_rate)
+    # The same constant for each kind of game apart: still nothing of the position itself.
+    base_kinds = [kind_of(b) for b, _ in base]
+    kind_rate = {kind: float(np.mean([won for (_, won), k in zip(base, base_kinds) if k == kind]))
+                 for kind in set(base_kinds)}
+    predicted["base rate by kind"] = np.array([kind_rate.get(kind_of(b), base_rate)
+                                               for b, _ in positions])
     started = time.perf_counter()
     xs = [PN.planes(*PN.compact(b.pts, b.info)) for b, _ in positions]
     komi = np.array([b.komi if b.to_move != BLACK else -b.komi for b, _ in positions], np.float32)
@@ -135,6 +191,12 @@ def main(games, size, moves, net_file, simulations, split, limit, base_positions
             r = search.run(board, playouts=simulations, early_stop=False).winrate
             rates.append(r if board.to_move == BLACK else 1 - r)
         predicted[f"search {simulations}"] = np.array(rates)
+    if katago:
+        rates = katago_winrates([b for b, _ in positions], katago)
+        refused = sum(r is None for r in rates)
+        if refused:
+            raise click.ClickException(f"KataGo answered no win rate for {refused} positions")
+        predicted["KataGo net (yardstick)"] = np.array(rates)
     signs = {}
     if gnugo:
         signs["GNU Go estimate"] = gnugo_leads([b for b, _ in positions])
@@ -144,20 +206,32 @@ def main(games, size, moves, net_file, simulations, split, limit, base_positions
         # P(Black owns) summed is Black's expected area; White's is the rest of the board.
         signs["seed 003 area"] = [2 * model.black_area(b.pts, b.info) - b.size ** 2 - b.komi
                                   for b, _ in positions]
-    results = {k: outcome_metrics(v, label) for k, v in predicted.items()}
-    results.update({k: sign_accuracy(v, label) for k, v in signs.items()})
+    kinds = np.array([kind_of(b) for b, _ in positions])
+
+    def measured(where):
+        out = {k: outcome_metrics(v[where], label[where]) for k, v in predicted.items()}
+        out.update({k: sign_accuracy([x for x, w in zip(v, where) if w], label[where])
+                    for k, v in signs.items()})
+        return out
+
+    results = measured(np.ones(len(positions), bool))
+    by_kind = {kind: measured(kinds == kind) for kind in ("even", "handicap")
+               if (kinds == kind).any()}
     report = {"games": [str(g) for g in games], "size": size, "moves": numbers, "split": split,
               "positions": len(positions), "net": net_file,
-              "base_rate": {"positions": len(base), "black_won": base_rate},
+              "base_rate": {"positions": len(base), "black_won": base_rate,
+                            "by_kind": kind_rate},
               "net_ms_per_position": round(1000 * net_seconds, 3),
-              "results": results}
+              "results": results, "by_kind": by_kind}
     print(json.dumps(report, indent=1))
-    print(f"\n{'predictor':<16} {'accuracy':>9} {'log loss':>9} {'Brier':>7}")
-    for k, m in report["results"].items():
-        if m["log_loss"] is None:
-            print(f"{k:<16} {m['accuracy']:9.3f} {'-':>9} {'-':>7}")
-        else:
-            print(f"{k:<16} {m['accuracy']:9.3f} {m['log_loss']:9.3f} {m['brier']:7.3f}")
+    for title, table in [("all", results)] + list(by_kind.items()):
+        n = next(iter(table.values()))["positions"]
+        print(f"\n{title + f' ({n} positions)':<24} {'accuracy':>9} {'log loss':>9} {'Brier':>7}")
+        for k, m in table.items():
+            if m["log_loss"] is None:
+                print(f"{k:<24} {m['accuracy']:9.3f} {'-':>9} {'-':>7}")
+            else:
+                print(f"{k:<24} {m['accuracy']:9.3f} {m['log_loss']:9.3f} {m['brier']:7.3f}")
 
 
 if __name__ == "__main__":
