@@ -36,7 +36,11 @@ Prints one JSON object per engine and simulation count (``--save FILE`` appends 
 every answer, as JSON lines), then a table; ``--table FILE`` prints the table of a saved file,
 ``--places FILE`` where its answers go (near the last move, near a stone) beside the
 professionals', ``--pairs FILE`` each of its results against one (``--baseline``) position by
-position, with the exact McNemar (sign) test.
+position, with the exact McNemar (sign) test. ``--losses FILE --katago COMMAND`` judges a
+saved file's answers by a stronger yardstick than the distance to one professional's move:
+the points each answer loses by KataGo's raw net (its score lead for the mover after the
+answer, less its lead before; one visit, ``benchmarks/yardstick.py``), the professionals'
+moves on the same positions beside them; ``--judged CACHE`` keeps KataGo's leads between runs.
 
     python benchmarks/movemodel/opening_curve.py --engine mcgo --sims 100,1000,10000 --save runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --engine pachi --sims 500,1000,10000 --save runs/opening-curve.jsonl
@@ -46,6 +50,7 @@ position, with the exact McNemar (sign) test.
     python benchmarks/movemodel/opening_curve.py --table runs/opening-curve.jsonl --symmetric
     python benchmarks/movemodel/opening_curve.py --places runs/opening-curve.jsonl
     python benchmarks/movemodel/opening_curve.py --pairs runs/opening-curve.jsonl --baseline mcgo@1
+    python benchmarks/movemodel/opening_curve.py --losses runs/opening-curve.jsonl --katago "KATAGO analysis -model M -config C"
 """
 
 import json
@@ -57,6 +62,7 @@ import sys
 import time
 
 import click
+import numpy as np
 
 from mcgo.board import PASS, Board, coords, symmetry
 from mcgo.gtp.controller import GtpEngine
@@ -65,6 +71,8 @@ from mcgo.stats import mcnemar, wilson_interval
 from mcgo.train.split import SPLITS, TEST
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import yardstick  # noqa: E402
 from opening_prediction import GOBAN, split_games  # noqa: E402
 
 MOVES = 20
@@ -308,6 +316,84 @@ def pairs(results, baseline, key="distance"):
     return "\n".join(lines)
 
 
+def gtp_moves(moves):
+    """``("B"|"W", vertex)`` pairs of ``(colour, point)`` moves."""
+    return [(color_word(c)[0].upper(), coords.to_gtp(q, 19)) for c, q in moves]
+
+
+def losses(results, games, moves, command, cache=None):
+    """The points each saved answer loses by KataGo's raw net, and the professionals' moves on
+    the same positions: for each result (and ``professional``), the positions judged, the
+    mean loss with its 95% interval (normal), the median and the share losing at most one
+    point. KataGo's leads (Black's) are kept in the JSON file ``cache`` when given."""
+    where = {(name, len(b) + 1): (komi, b) for name, komi, b, _, _ in positions(games, moves)}
+    leads = json.loads(pathlib.Path(cache).read_text()) if cache and pathlib.Path(cache).exists() else {}
+
+    def key(name, number, answer):
+        return f"{name}|{number}|{answer or '-'}"
+
+    wanted = {}
+    for r in results:
+        for a in r["answers"]:
+            spot = (a["game"], a["move"])
+            if spot not in where:
+                continue
+            for answer in (None, a["professional"], a["answer"]):
+                if answer and answer.lower() in ("pass", "resign"):
+                    continue
+                k = key(*spot, answer)
+                if k not in leads and k not in wanted:
+                    komi, before = where[spot]
+                    played = gtp_moves(before)
+                    if answer:
+                        played.append((a["color"].upper(), answer.upper()))
+                    wanted[k] = yardstick.query(k, 19, komi, played)
+    if wanted:
+        found = yardstick.evaluate(list(wanted.values()), command)
+        leads.update({k: info["scoreLead"] for k, info in found.items()})
+        if cache:
+            pathlib.Path(cache).write_text(json.dumps(leads, indent=0, sort_keys=True))
+
+    def lost(a, answer):
+        before, after = leads.get(key(a["game"], a["move"], None)), leads.get(key(a["game"], a["move"], answer))
+        if before is None or after is None:
+            return None
+        sign = 1 if a["color"].lower() == "b" else -1          # the leads are Black's
+        return sign * (before - after)
+
+    def described(values):
+        v = np.array([x for x in values if x is not None])
+        half = 1.96 * v.std(ddof=1) / math.sqrt(len(v)) if len(v) > 1 else float("nan")
+        return {"positions": len(v), "mean": round(float(v.mean()), 3),
+                "interval95": [round(float(v.mean() - half), 3), round(float(v.mean() + half), 3)],
+                "median": round(float(np.median(v)), 3),
+                "within_1": round(float(np.mean(v <= 1.0)), 4)}
+
+    out = []
+    shown = set()
+    for r in results:
+        answers = [a for a in r["answers"] if (a["game"], a["move"]) in where]
+        out.append({"engine": r["engine"], "sims": r["sims"],
+                    **described(lost(a, a["answer"]) for a in answers
+                                if a["answer"].lower() not in ("pass", "resign"))})
+        spots = frozenset((a["game"], a["move"]) for a in answers)
+        if spots not in shown:
+            shown.add(spots)
+            out.append({"engine": "professional", "sims": None,
+                        **described(lost(a, a["professional"]) for a in answers)})
+    return out
+
+
+def losses_table(judged):
+    lines = ["| answers | positions | points lost, mean [95%] | median | share losing <= 1 |",
+             "|---|---:|---|---:|---:|"]
+    for j in judged:
+        name = j["engine"] if j["sims"] is None else f"`{j['engine']}` @ {j['sims']:,}"
+        lines.append(f"| {name} | {j['positions']} | {j['mean']:.2f} [{j['interval95'][0]:.2f}, "
+                     f"{j['interval95'][1]:.2f}] | {j['median']:.2f} | {j['within_1']:.3f} |")
+    return "\n".join(lines)
+
+
 def read_saved(path, answers=False):
     """The results of a ``--save`` file, the last of each engine and count."""
     latest = {}
@@ -344,11 +430,29 @@ def read_saved(path, answers=False):
 @click.option("--baseline", default=None,
               help="With --pairs: the result to compare with, ENGINE@SIMS as the table names "
                    "them (default: the file's first).")
+@click.option("--losses", "losses_of", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Only judge the answers of a --save file by KataGo (--katago): the points "
+                   "each loses, the professionals' beside them.")
+@click.option("--katago", metavar="COMMAND", default=None,
+              help="With --losses: a KataGo analysis engine's command line (its config "
+                   "reporting as Black).")
+@click.option("--judged", type=click.Path(dir_okay=False), default=None,
+              help="With --losses: a JSON file that keeps KataGo's leads between runs.")
 @click.option("--symmetric", is_flag=True,
               help="With --table or --pairs: count the distance to the professional's move or "
                    "its image under a symmetry of the position.")
 def main(engines, sims, limit, moves, folder, part, save, table_of, places_of, pairs_of,
-         baseline, symmetric):
+         baseline, losses_of, katago, judged, symmetric):
+    if losses_of:
+        if not katago:
+            raise click.UsageError("--losses needs --katago COMMAND")
+        saved = read_saved(losses_of, answers=True)
+        games = test_games(folder, part, max(r["games"] for r in saved))
+        judged_ = losses(saved, games, moves, katago, judged)
+        for j in judged_:
+            print(json.dumps(j))
+        click.echo(losses_table(judged_))
+        return
     if pairs_of or table_of:
         saved = read_saved(pairs_of or table_of, answers=symmetric or bool(pairs_of))
         if symmetric:

@@ -25,8 +25,8 @@ which the board does not show. Prints JSON, then a short table.
 import json
 import pathlib
 import re
-import shlex
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -41,6 +41,9 @@ from mcgo.models import policy_net as PN
 from mcgo.sgf import record_from_board, write_sgf
 from mcgo.train.value_data import held_out_positions
 from mcgo.train.value_train import outcome_metrics
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import yardstick  # noqa: E402
 
 
 GNUGO_LEVEL = 8         # as benchmarks/strength/opening_estimate.py: quick and stable
@@ -92,38 +95,23 @@ def gnugo_leads(boards):
 def katago_winrates(boards, command):
     """Black's raw win rate by a KataGo analysis engine (one visit: its value net alone) for each
     board, its moves and set-up stones sent as KataGo's JSON queries; White's handicap
-    compensation goes into the komi. None for a board KataGo refuses."""
+    compensation goes into the komi. None for a board KataGo refuses, or one with stones set
+    up after the first move (no query says that)."""
     queries = []
     for i, board in enumerate(boards):
         record = record_from_board(board)
-        if set(record.setups) - {0}:     # stones set up mid-game: no KataGo query says that
+        if set(record.setups) - {0}:
             continue
-        stones = [[c, coords.to_gtp(p, board.size)]
-                  for c, ps in (("B", record.setup.black), ("W", record.setup.white)) for p in ps]
-        rules = {"ko": "POSITIONAL", "scoring": board.scoring.upper(), "tax": "NONE",
-                 "suicide": False, "hasButton": False, "whiteHandicapBonus": "0"}
-        query = {"id": str(i), "moves": [list(m) for m in record.gtp_moves()],
-                 "initialStones": stones, "rules": rules,
-                 "komi": board.komi + board.handicap_bonus, "boardXSize": board.size,
-                 "boardYSize": board.size, "analyzeTurns": [len(record.moves)], "maxVisits": 1}
+        initial = None
         if record.player_to_move is not None:
-            query["initialPlayer"] = "B" if record.player_to_move == BLACK else "W"
-        queries.append(query)
-    process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    process.stdin.write("".join(json.dumps(q) + "\n" for q in queries))
-    process.stdin.flush()
-    rates = [None] * len(boards)
-    for _ in queries:
-        line = process.stdout.readline()
-        if not line:
-            break
-        answer = json.loads(line)
-        if "rootInfo" in answer:
-            rates[int(answer["id"])] = answer["rootInfo"]["winrate"]   # Black's, by the config
-    process.stdin.close()
-    process.wait(timeout=60)
-    return rates
+            initial = "B" if record.player_to_move == BLACK else "W"
+        queries.append(yardstick.query(
+            i, board.size, board.komi + board.handicap_bonus, record.gtp_moves(),
+            [coords.to_gtp(p, board.size) for p in record.setup.black],
+            [coords.to_gtp(p, board.size) for p in record.setup.white],
+            board.scoring, initial))
+    found = yardstick.evaluate(queries, command)
+    return [found[str(i)]["winrate"] if str(i) in found else None for i in range(len(boards))]
 
 
 def kind_of(board):

@@ -1,0 +1,57 @@
+"""KataGo's analysis engine as a yardstick for the benchmarks: a strong net's judgement of a
+position (its win rate, its score lead), to measure mcgo's answers and judgements against.
+It judges; nothing mcgo ships learns from it.
+
+The benchmarks take the engine's command line (``--katago COMMAND``); its config must report
+win rates and leads as Black's (``reportAnalysisWinratesAs = BLACK``). Each position is one
+JSON query of KataGo's analysis protocol, evaluated with one visit: the raw net.
+
+    >>> q = query("a", 19, 7.5, [("B", "Q16")])
+    >>> q["moves"], q["analyzeTurns"], q["rules"]["scoring"]
+    ([['B', 'Q16']], [1], 'AREA')
+"""
+
+import json
+import shlex
+import subprocess
+
+
+def query(ident, size, komi, moves, black=(), white=(), scoring="area", initial_player=None,
+          visits=1):
+    """One analysis query: the position after ``moves`` (``("B"|"W", vertex)``) from the set-up
+    stones ``black`` and ``white`` (vertices), positional superko, suicide illegal, no handicap
+    bonus (put White's compensation into ``komi``)."""
+    rules = {"ko": "POSITIONAL", "scoring": scoring.upper(), "tax": "NONE", "suicide": False,
+             "hasButton": False, "whiteHandicapBonus": "0"}
+    q = {"id": str(ident), "moves": [list(m) for m in moves],
+         "initialStones": [["B", v] for v in black] + [["W", v] for v in white],
+         "rules": rules, "komi": komi, "boardXSize": size, "boardYSize": size,
+         "analyzeTurns": [len(moves)], "maxVisits": visits}
+    if initial_player is not None:
+        q["initialPlayer"] = initial_player
+    return q
+
+
+def evaluate(queries, command):
+    """``{id: rootInfo}`` of KataGo's answers to ``queries`` (a query it refuses is missing),
+    one KataGo process started by ``command`` for all of them."""
+    process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    process.stdin.write("".join(json.dumps(q) + "\n" for q in queries))
+    process.stdin.flush()
+    found, answered = {}, set()
+    try:
+        while len(answered) < len(queries):
+            line = process.stdout.readline()
+            if not line:
+                break
+            answer = json.loads(line)
+            if "warning" in answer and "error" not in answer:   # a warning, the answer follows
+                continue
+            answered.add(answer.get("id"))
+            if "rootInfo" in answer:
+                found[answer["id"]] = answer["rootInfo"]
+    finally:
+        process.stdin.close()
+        process.wait(timeout=60)
+    return found
