@@ -32,6 +32,24 @@ def query(ident, size, komi, moves, black=(), white=(), scoring="area", initial_
     return q
 
 
+def board_query(ident, board):
+    """The query of a :class:`mcgo.Board`'s game (its set-up stones and moves, White's handicap
+    compensation in the komi), or None where stones were set up after the first move."""
+    from mcgo.board import coords
+    from mcgo.board.kernels import BLACK
+    from mcgo.sgf import record_from_board
+    record = record_from_board(board)
+    if set(record.setups) - {0}:
+        return None
+    initial = None
+    if record.player_to_move is not None:
+        initial = "B" if record.player_to_move == BLACK else "W"
+    return query(ident, board.size, board.komi + board.handicap_bonus, record.gtp_moves(),
+                 [coords.to_gtp(p, board.size) for p in record.setup.black],
+                 [coords.to_gtp(p, board.size) for p in record.setup.white],
+                 board.scoring, initial)
+
+
 def evaluate(queries, command):
     """``{id: rootInfo}`` of KataGo's answers to ``queries`` (a query it refuses is missing),
     one KataGo process started by ``command`` for all of them."""

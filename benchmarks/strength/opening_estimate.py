@@ -6,7 +6,9 @@ position after each of ``--at`` moves (a game that ended sooner is left out ther
 from the engine named by ``--player`` (a substring of PB/PW): points ahead, komi included.
 Also how the engine used the empty corners: of its moves played while some corner's 7x7 square
 was empty, how many went into one (:mod:`mcgo.match.openings`; professionals: 88-100% of
-moves 1-4). Prints JSON (per game and the mean and median at each move) and a short table.
+moves 1-4). ``--katago COMMAND`` judges by KataGo's raw score lead instead (one visit of its
+net, ``benchmarks/yardstick.py``), a stronger judge than ``estimate_score``. Prints JSON (per
+game and the mean and median at each move) and a short table.
 Two matches of two versions against one opponent compare their openings with much less
 noise than their wins and losses do.
 
@@ -15,17 +17,22 @@ noise than their wins and losses do.
 """
 
 import json
+import pathlib
 import re
 import shutil
 import statistics
 import subprocess
+import sys
 
 import click
 
 from mcgo.board.kernels import BLACK, WHITE
 from mcgo.match.archive import extracted_games
 from mcgo.match.openings import corner_openings
-from mcgo.sgf import SgfError, read_game
+from mcgo.sgf import ReplayError, SgfError, read_game, replay
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import yardstick  # noqa: E402
 
 GNUGO_LEVEL = 8         # estimate_score reads less at lower levels; 8 is quick and stable
 ESTIMATE = re.compile(r"^= ([BW])\+([0-9.]+)")
@@ -68,10 +75,40 @@ class GnuGo:
         self.process.wait(timeout=30)
 
 
-def judge_openings(paths, player, points, command):
+class KataGo:
+    """KataGo's raw score lead (one visit), asked for every position at once at the end."""
+
+    def __init__(self, command):
+        self.command, self.queries = command, {}
+
+    def black_lead(self, path, moves):
+        """A placeholder for the lead after the first ``moves`` moves of a file, filled by
+        :meth:`close`."""
+        try:
+            board = replay(read_game(path), max_moves=moves)
+        except (SgfError, ReplayError, ValueError):
+            return None
+        q = yardstick.board_query(f"{path.name}|{moves}", board)
+        if q is None:
+            return None
+        self.queries[q["id"]] = q
+        return q["id"]
+
+    def close(self):
+        self.found = yardstick.evaluate(list(self.queries.values()), self.command)
+
+    def resolve(self, games):
+        """``games`` with each placeholder replaced by KataGo's lead (Black's, signed)."""
+        for g in games.values():
+            g["lead"] = {n: g["sign"] * self.found[k]["scoreLead"]
+                         for n, k in g["lead"].items() if k in self.found}
+        return games
+
+
+def judge_openings(paths, player, points, command, katago=None):
     """({game: colour, result, leads by move, corner moves}, skipped games) of the engine
-    named ``player`` in the games at ``paths``, judged by GNU Go."""
-    judge = GnuGo([command])
+    named ``player`` in the games at ``paths``, judged by GNU Go (or KataGo)."""
+    judge = KataGo(katago) if katago else GnuGo([command])
     games, skipped = {}, []
     try:
         for path in paths:
@@ -89,14 +126,18 @@ def judge_openings(paths, player, points, command):
                 if n <= len(record.moves):
                     lead = judge.black_lead(path.resolve(), n)
                     if lead is not None:
-                        leads[n] = sign * lead
+                        leads[n] = lead if katago else sign * lead
             by_move, _ = corner_openings([record], moves=len(record.moves),
                                          color=BLACK if sign > 0 else WHITE)
             corner_moves = [sum(v[i] for v in by_move.values()) for i in (0, 1)]
             games[path.name] = dict(color="B" if sign > 0 else "W", result=record.result,
-                                    lead=leads, corner_moves=corner_moves)
+                                    lead=leads, corner_moves=corner_moves, sign=sign)
     finally:
         judge.close()
+    if katago:
+        judge.resolve(games)
+    for g in games.values():
+        del g["sign"]
     return games, skipped
 
 
@@ -106,7 +147,10 @@ def judge_openings(paths, player, points, command):
 @click.option("--at", "at", default="20,40,60", show_default=True,
               help="Comma-separated move numbers after which to ask GNU Go.")
 @click.option("--gnugo", default="gnugo", show_default=True, help="The GNU Go command.")
-def main(folder, player, at, gnugo):
+@click.option("--katago", metavar="COMMAND", default=None,
+              help="Judge by a KataGo analysis engine's raw score lead instead (its config "
+                   "reporting as Black).")
+def main(folder, player, at, gnugo, katago):
     try:
         points = sorted({int(x) for x in at.split(",")})
     except ValueError:
@@ -114,13 +158,13 @@ def main(folder, player, at, gnugo):
     if not points or points[0] < 1:
         raise click.BadParameter("move numbers start at 1", param_hint="--at")
     command = shutil.which(gnugo) or shutil.which("gnugo", path="/usr/games")
-    if command is None:
+    if command is None and not katago:
         raise click.UsageError(f"GNU Go not found ({gnugo!r}); install gnugo")
     with extracted_games(folder) as named:
         paths = [path for _, path in named]
         if not paths:
             raise click.UsageError(f"{folder}: no games (games.zip, or games/*.sgf)")
-        games, skipped = judge_openings(paths, player, points, command)
+        games, skipped = judge_openings(paths, player, points, command, katago)
     summary = {}
     for n in points:
         leads = [g["lead"][n] for g in games.values() if n in g["lead"]]
@@ -129,7 +173,8 @@ def main(folder, player, at, gnugo):
                               median=round(statistics.median(leads), 1),
                               ahead=sum(x > 0 for x in leads))
     corner = [sum(g["corner_moves"][i] for g in games.values()) for i in (0, 1)]
-    print(json.dumps(dict(folder=str(folder), player=player, gnugo_level=GNUGO_LEVEL,
+    print(json.dumps(dict(folder=str(folder), player=player,
+                          judge="KataGo's raw score lead" if katago else f"GNU Go level {GNUGO_LEVEL}",
                           games=games, summary=summary, corner_moves=corner, skipped=skipped),
                      indent=1))
     click.echo(f"{'after move':>10} {'games':>6} {'mean lead':>10} {'median':>8} {'ahead':>6}",

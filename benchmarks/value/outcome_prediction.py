@@ -34,7 +34,6 @@ import click
 import numpy as np
 
 from mcgo import BLACK
-from mcgo.board import coords
 from mcgo.engine.recipe import Recipe
 from mcgo.match.settings import GNUGO
 from mcgo.models import policy_net as PN
@@ -94,22 +93,8 @@ def gnugo_leads(boards):
 
 def katago_winrates(boards, command):
     """Black's raw win rate by a KataGo analysis engine (one visit: its value net alone) for each
-    board, its moves and set-up stones sent as KataGo's JSON queries; White's handicap
-    compensation goes into the komi. None for a board KataGo refuses, or one with stones set
-    up after the first move (no query says that)."""
-    queries = []
-    for i, board in enumerate(boards):
-        record = record_from_board(board)
-        if set(record.setups) - {0}:
-            continue
-        initial = None
-        if record.player_to_move is not None:
-            initial = "B" if record.player_to_move == BLACK else "W"
-        queries.append(yardstick.query(
-            i, board.size, board.komi + board.handicap_bonus, record.gtp_moves(),
-            [coords.to_gtp(p, board.size) for p in record.setup.black],
-            [coords.to_gtp(p, board.size) for p in record.setup.white],
-            board.scoring, initial))
+    board (:func:`yardstick.board_query`); None for a board KataGo refuses or no query says."""
+    queries = [q for q in (yardstick.board_query(i, b) for i, b in enumerate(boards)) if q]
     found = yardstick.evaluate(queries, command)
     return [found[str(i)]["winrate"] if str(i) in found else None for i in range(len(boards))]
 
