@@ -14,6 +14,9 @@ JSON query of KataGo's analysis protocol, evaluated with one visit: the raw net.
 import json
 import shlex
 import subprocess
+import threading
+
+from mcgo.gtp.katago import RULES
 
 
 def query(ident, size, komi, moves, black=(), white=(), scoring="area", initial_player=None,
@@ -21,8 +24,7 @@ def query(ident, size, komi, moves, black=(), white=(), scoring="area", initial_
     """One analysis query: the position after ``moves`` (``("B"|"W", vertex)``) from the set-up
     stones ``black`` and ``white`` (vertices), positional superko, suicide illegal, no handicap
     bonus (put White's compensation into ``komi``)."""
-    rules = {"ko": "POSITIONAL", "scoring": scoring.upper(), "tax": "NONE", "suicide": False,
-             "hasButton": False, "whiteHandicapBonus": "0"}
+    rules = dict(RULES, scoring=scoring.upper())     # mcgo's own reply to kata-get-rules
     q = {"id": str(ident), "moves": [list(m) for m in moves],
          "initialStones": [["B", v] for v in black] + [["W", v] for v in white],
          "rules": rules, "komi": komi, "boardXSize": size, "boardYSize": size,
@@ -55,8 +57,15 @@ def evaluate(queries, command):
     one KataGo process started by ``command`` for all of them."""
     process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    process.stdin.write("".join(json.dumps(q) + "\n" for q in queries))
-    process.stdin.flush()
+
+
+    def write():    # in a thread: hundreds of queries overfill the pipe before KataGo answers
+        for q in queries:
+            process.stdin.write(json.dumps(q) + "\n")
+        process.stdin.flush()
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
     found, answered = {}, set()
     try:
         while len(answered) < len(queries):
@@ -70,6 +79,7 @@ def evaluate(queries, command):
             if "rootInfo" in answer:
                 found[answer["id"]] = answer["rootInfo"]
     finally:
+        writer.join(timeout=60)
         process.stdin.close()
         process.wait(timeout=60)
     return found

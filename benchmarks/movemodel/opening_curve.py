@@ -67,6 +67,7 @@ import numpy as np
 from mcgo.board import PASS, Board, coords, symmetry
 from mcgo.gtp.controller import GtpEngine
 from mcgo.match.opponents import EngineNameError, pachi_binary
+from mcgo.sgf import GameRecord
 from mcgo.stats import mcnemar, wilson_interval
 from mcgo.train.split import SPLITS, TEST
 
@@ -316,11 +317,6 @@ def pairs(results, baseline, key="distance"):
     return "\n".join(lines)
 
 
-def gtp_moves(moves):
-    """``("B"|"W", vertex)`` pairs of ``(colour, point)`` moves."""
-    return [(color_word(c)[0].upper(), coords.to_gtp(q, 19)) for c, q in moves]
-
-
 def losses(results, games, moves, command, cache=None):
     """The points each saved answer loses by KataGo's raw net, and the professionals' moves on
     the same positions: for each result (and ``professional``), the positions judged, the
@@ -344,7 +340,7 @@ def losses(results, games, moves, command, cache=None):
                 k = key(*spot, answer)
                 if k not in leads and k not in wanted:
                     komi, before = where[spot]
-                    played = gtp_moves(before)
+                    played = GameRecord(size=19, moves=list(before)).gtp_moves()
                     if answer:
                         played.append((a["color"].upper(), answer.upper()))
                     wanted[k] = yardstick.query(k, 19, komi, played)

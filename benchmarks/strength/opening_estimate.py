@@ -70,74 +70,71 @@ class GnuGo:
         lead = float(found.group(2))
         return lead if found.group(1) == "B" else -lead
 
+    def black_leads(self, wanted):
+        """:meth:`black_lead` of each ``(path, moves)`` in ``wanted``."""
+        return [self.black_lead(path, moves) for path, moves in wanted]
+
     def close(self):
         self.process.stdin.close()
         self.process.wait(timeout=30)
 
 
 class KataGo:
-    """KataGo's raw score lead (one visit), asked for every position at once at the end."""
+    """KataGo's raw score lead (one visit of its net), every position in one process."""
 
     def __init__(self, command):
-        self.command, self.queries = command, {}
+        self.command = command
 
-    def black_lead(self, path, moves):
-        """A placeholder for the lead after the first ``moves`` moves of a file, filled by
-        :meth:`close`."""
-        try:
-            board = replay(read_game(path), max_moves=moves)
-        except (SgfError, ReplayError, ValueError):
-            return None
-        q = yardstick.board_query(f"{path.name}|{moves}", board)
-        if q is None:
-            return None
-        self.queries[q["id"]] = q
-        return q["id"]
+    def black_leads(self, wanted):
+        """Black's lead after the first ``moves`` moves of each ``(path, moves)`` in ``wanted``
+        (None where the game cannot be replayed or KataGo refuses it)."""
+        queries = []
+        for i, (path, moves) in enumerate(wanted):
+            try:
+                q = yardstick.board_query(i, replay(read_game(path), max_moves=moves))
+            except (SgfError, ReplayError, ValueError):
+                q = None
+            if q is not None:
+                queries.append(q)
+        found = yardstick.evaluate(queries, self.command)
+        return [found[str(i)]["scoreLead"] if str(i) in found else None
+                for i in range(len(wanted))]
 
     def close(self):
-        self.found = yardstick.evaluate(list(self.queries.values()), self.command)
-
-    def resolve(self, games):
-        """``games`` with each placeholder replaced by KataGo's lead (Black's, signed)."""
-        for g in games.values():
-            g["lead"] = {n: g["sign"] * self.found[k]["scoreLead"]
-                         for n, k in g["lead"].items() if k in self.found}
-        return games
+        pass
 
 
-def judge_openings(paths, player, points, command, katago=None):
+def judge_openings(paths, player, points, judge):
     """({game: colour, result, leads by move, corner moves}, skipped games) of the engine
-    named ``player`` in the games at ``paths``, judged by GNU Go (or KataGo)."""
-    judge = KataGo(katago) if katago else GnuGo([command])
-    games, skipped = {}, []
+    named ``player`` in the games at ``paths``, judged by ``judge`` (:class:`GnuGo` or
+    :class:`KataGo`)."""
+    games, skipped, wanted, signs = {}, [], [], []
+    for path in paths:
+        try:
+            record = read_game(path)
+        except SgfError as e:
+            skipped.append(f"{path.name}: {e}")
+            continue
+        if (player in record.black) == (player in record.white):
+            skipped.append(f"{path.name}: {player!r} is not one side")
+            continue
+        sign = 1.0 if player in record.black else -1.0
+        for n in points:
+            if n <= len(record.moves):
+                wanted.append((path.resolve(), n))
+                signs.append((path.name, n, sign))
+        by_move, _ = corner_openings([record], moves=len(record.moves),
+                                     color=BLACK if sign > 0 else WHITE)
+        corner_moves = [sum(v[i] for v in by_move.values()) for i in (0, 1)]
+        games[path.name] = dict(color="B" if sign > 0 else "W", result=record.result,
+                                lead={}, corner_moves=corner_moves)
     try:
-        for path in paths:
-            try:
-                record = read_game(path)
-            except SgfError as e:
-                skipped.append(f"{path.name}: {e}")
-                continue
-            if (player in record.black) == (player in record.white):
-                skipped.append(f"{path.name}: {player!r} is not one side")
-                continue
-            sign = 1.0 if player in record.black else -1.0
-            leads = {}
-            for n in points:
-                if n <= len(record.moves):
-                    lead = judge.black_lead(path.resolve(), n)
-                    if lead is not None:
-                        leads[n] = lead if katago else sign * lead
-            by_move, _ = corner_openings([record], moves=len(record.moves),
-                                         color=BLACK if sign > 0 else WHITE)
-            corner_moves = [sum(v[i] for v in by_move.values()) for i in (0, 1)]
-            games[path.name] = dict(color="B" if sign > 0 else "W", result=record.result,
-                                    lead=leads, corner_moves=corner_moves, sign=sign)
+        leads = judge.black_leads(wanted)
     finally:
         judge.close()
-    if katago:
-        judge.resolve(games)
-    for g in games.values():
-        del g["sign"]
+    for (name, n, sign), lead in zip(signs, leads):
+        if lead is not None:
+            games[name]["lead"][n] = sign * lead
     return games, skipped
 
 
@@ -164,7 +161,8 @@ def main(folder, player, at, gnugo, katago):
         paths = [path for _, path in named]
         if not paths:
             raise click.UsageError(f"{folder}: no games (games.zip, or games/*.sgf)")
-        games, skipped = judge_openings(paths, player, points, command, katago)
+        judge = KataGo(katago) if katago else GnuGo([command])
+        games, skipped = judge_openings(paths, player, points, judge)
     summary = {}
     for n in points:
         leads = [g["lead"][n] for g in games.values() if n in g["lead"]]

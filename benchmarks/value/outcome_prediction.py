@@ -165,11 +165,9 @@ def main(games, size, moves, net_file, simulations, split, limit, base_positions
             rates.append(r if board.to_move == BLACK else 1 - r)
         predicted[f"search {simulations}"] = np.array(rates)
     if katago:
+        # A position KataGo refuses is left out of its row only (NaN): its "positions" says so.
         rates = katago_winrates([b for b, _ in positions], katago)
-        refused = sum(r is None for r in rates)
-        if refused:
-            raise click.ClickException(f"KataGo answered no win rate for {refused} positions")
-        predicted["KataGo net (yardstick)"] = np.array(rates)
+        predicted["KataGo net (yardstick)"] = np.array([np.nan if r is None else r for r in rates])
     signs = {}
     if gnugo:
         signs["GNU Go estimate"] = gnugo_leads([b for b, _ in positions])
@@ -182,7 +180,8 @@ def main(games, size, moves, net_file, simulations, split, limit, base_positions
     kinds = np.array([kind_of(b) for b, _ in positions])
 
     def measured(where):
-        out = {k: outcome_metrics(v[where], label[where]) for k, v in predicted.items()}
+        out = {k: outcome_metrics(v[where & ~np.isnan(v)], label[where & ~np.isnan(v)])
+               for k, v in predicted.items()}
         out.update({k: sign_accuracy([x for x, w in zip(v, where) if w], label[where])
                     for k, v in signs.items()})
         return out
