@@ -11,7 +11,8 @@ count or a resignation; jigos, time losses and unreadable results are left out).
 
 ``--net`` a policy net with value heads (``mcgo learn value-net``); ``--simulations 0``
 leaves the search out (the search is the default engine's, as the recipe of ``mcgo gtp``
-builds it). Two more anchors, each a sign (so only its accuracy is given): ``--gnugo`` GNU Go
+builds it). The net's score head and the expected area of its ownership head (seed 003's
+reading of it) are given as signs (an accuracy only). Two more anchors, signs too: ``--gnugo`` GNU Go
 3.8's ``estimate_score`` (its lead, komi counted, level 8), ``--ownership`` seed 003's
 expected area (Black's expected area from the shipped DAG-RNN's ownership, less White's and
 komi). ``--katago COMMAND`` adds a strong net's judgement as a yardstick, not a target: the raw
@@ -152,9 +153,14 @@ def main(games, size, moves, net_file, simulations, split, limit, base_positions
     started = time.perf_counter()
     xs = [PN.planes(*PN.compact(b.pts, b.info)) for b, _ in positions]
     komi = np.array([b.komi if b.to_move != BLACK else -b.komi for b, _ in positions], np.float32)
-    win, _, _ = net.values(np.stack(xs), komi)
+    win, score, owner = net.values(np.stack(xs), komi)
     black = np.array([b.to_move == BLACK for b, _ in positions])
     predicted["value net"] = np.where(black, win, 1 - win)
+    mover = np.where(black, 1.0, -1.0)
+    # The net's two other readings of the same pass, as signs: its score head, and seed 003's
+    # expected area from its own ownership head (the mover's area less the opponent's, komi in).
+    net_signs = {"value net score head": mover * score,
+                 "value net ownership area": mover * (owner.sum(axis=(1, 2)) + komi)}
     net_seconds = (time.perf_counter() - started) / len(positions)
     if simulations:
         from mcgo.search import Search
@@ -168,7 +174,7 @@ def main(games, size, moves, net_file, simulations, split, limit, base_positions
         # A position KataGo refuses is left out of its row only (NaN): its "positions" says so.
         rates = katago_winrates([b for b, _ in positions], katago)
         predicted["KataGo net (yardstick)"] = np.array([np.nan if r is None else r for r in rates])
-    signs = {}
+    signs = {k: list(v) for k, v in net_signs.items()}
     if gnugo:
         signs["GNU Go estimate"] = gnugo_leads([b for b, _ in positions])
     if ownership:
