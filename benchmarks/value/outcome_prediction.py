@@ -11,8 +11,10 @@ count or a resignation; jigos, time losses and unreadable results are left out).
 
 ``--net`` a policy net with value heads (``mcgo learn value-net``); ``--simulations 0``
 leaves the search out (the search is the default engine's, as the recipe of ``mcgo gtp``
-builds it). The net's score head and the expected area of its ownership head (seed 003's
-reading of it) are given as signs (an accuracy only). Two more anchors, signs too: ``--gnugo`` GNU Go
+builds it). The net's ownership head is read as seed 003 reads an ownership map, by the expected
+area (Black's less White's, komi counted), a chance through a slope fitted on the training
+split's positions (the base rate's); its score head's sign beside them. Two more anchors, each
+a sign (so only its accuracy is given): ``--gnugo`` GNU Go
 3.8's ``estimate_score`` (its lead, komi counted, level 8), ``--ownership`` seed 003's
 expected area (Black's expected area from the shipped DAG-RNN's ownership, less White's and
 komi). ``--katago COMMAND`` adds a strong net's judgement as a yardstick, not a target: the raw
@@ -105,6 +107,31 @@ def kind_of(board):
     return "handicap" if record_from_board(board).setup.black else "even"
 
 
+def net_readings(net, boards, batch=256):
+    """Black's view of each board by the net's one pass: ``(chance by the value head, margin
+    by the score head, expected area by the ownership head)``, the area Black's less White's
+    with the komi counted."""
+    out = []
+    for i in range(0, len(boards), batch):
+        part = boards[i:i + batch]
+        xs = np.stack([PN.planes(*PN.compact(b.pts, b.info)) for b in part])
+        komi = np.array([b.komi if b.to_move != BLACK else -b.komi for b in part], np.float32)
+        win, score, owner = net.values(xs, komi)
+        mover = np.array([1.0 if b.to_move == BLACK else -1.0 for b in part])
+        out.append((np.where(mover > 0, win, 1 - win), mover * score,
+                    mover * (owner.sum(axis=(1, 2)) + komi)))
+    return tuple(np.concatenate(parts) for parts in zip(*out)) if out else (np.zeros(0),) * 3
+
+
+def fitted_slope(x, label, slopes=np.linspace(0.0, 0.3, 301)):
+    """The ``k`` of ``1 / (1 + exp(-k x))`` with the least log loss on ``label`` (+1 / -1): a
+    grid, as one number needs no optimiser (0 where there is nothing to fit)."""
+    if not len(x):
+        return 0.0
+    losses = [np.mean(np.logaddexp(0.0, -label * k * x)) for k in slopes]
+    return float(slopes[int(np.argmin(losses))])
+
+
 def sign_accuracy(leads, label):
     """The share of positions whose lead's sign (Black ahead: Black wins) is the outcome's;
     a lead of 0 or none counts half."""
@@ -151,17 +178,15 @@ def main(games, size, moves, net_file, simulations, split, limit, base_positions
     predicted["base rate by kind"] = np.array([kind_rate.get(kind_of(b), base_rate)
                                                for b, _ in positions])
     started = time.perf_counter()
-    xs = [PN.planes(*PN.compact(b.pts, b.info)) for b, _ in positions]
-    komi = np.array([b.komi if b.to_move != BLACK else -b.komi for b, _ in positions], np.float32)
-    win, score, owner = net.values(np.stack(xs), komi)
-    black = np.array([b.to_move == BLACK for b, _ in positions])
-    predicted["value net"] = np.where(black, win, 1 - win)
-    mover = np.where(black, 1.0, -1.0)
-    # The net's two other readings of the same pass, as signs: its score head, and seed 003's
-    # expected area from its own ownership head (the mover's area less the opponent's, komi in).
-    net_signs = {"value net score head": mover * score,
-                 "value net ownership area": mover * (owner.sum(axis=(1, 2)) + komi)}
+    win, score, area = net_readings(net, [b for b, _ in positions])
+    predicted["value net"] = win
     net_seconds = (time.perf_counter() - started) / len(positions)
+    # Seed 003's reading of the net's ownership head: Black's expected area less White's, komi
+    # in, as Black's chance 1 / (1 + exp(-k area)), k fitted on the training split's positions.
+    k = fitted_slope(net_readings(net, [b for b, _ in base])[2] if base else np.zeros(0),
+                     np.array([1 if won else -1 for _, won in base]))
+    predicted["value net ownership area"] = 1.0 / (1.0 + np.exp(-k * area))
+    net_signs = {"value net score head": score}
     if simulations:
         from mcgo.search import Search
         search = Search(Recipe().search_config())
@@ -199,7 +224,7 @@ def main(games, size, moves, net_file, simulations, split, limit, base_positions
               "positions": len(positions), "net": net_file,
               "base_rate": {"positions": len(base), "black_won": base_rate,
                             "by_kind": kind_rate},
-              "net_ms_per_position": round(1000 * net_seconds, 3),
+              "net_ms_per_position": round(1000 * net_seconds, 3), "ownership_slope": k,
               "results": results, "by_kind": by_kind}
     print(json.dumps(report, indent=1))
     for title, table in [("all", results)] + list(by_kind.items()):
