@@ -58,7 +58,6 @@ def evaluate(queries, command):
     process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
-
     def write():    # in a thread: hundreds of queries overfill the pipe before KataGo answers
         for q in queries:
             process.stdin.write(json.dumps(q) + "\n")

@@ -88,10 +88,12 @@ class KataGo:
     def black_leads(self, wanted):
         """Black's lead after the first ``moves`` moves of each ``(path, moves)`` in ``wanted``
         (None where the game cannot be replayed or KataGo refuses it)."""
-        queries = []
+        queries, records = [], {}
         for i, (path, moves) in enumerate(wanted):
             try:
-                q = yardstick.board_query(i, replay(read_game(path), max_moves=moves))
+                if path not in records:     # each game read once, whatever its move numbers
+                    records[path] = read_game(path)
+                q = yardstick.board_query(i, replay(records[path], max_moves=moves))
             except (SgfError, ReplayError, ValueError):
                 q = None
             if q is not None:

@@ -11,13 +11,13 @@ count or a resignation; jigos, time losses and unreadable results are left out).
 
 ``--net`` a policy net with value heads (``mcgo learn value-net``); ``--simulations 0``
 leaves the search out (the search is the default engine's, as the recipe of ``mcgo gtp``
-builds it). The net's ownership head is read as seed 003 reads an ownership map, by the expected
-area (Black's less White's, komi counted), a chance through a slope fitted on the training
-split's positions (the base rate's); its score head's sign beside them. Two more anchors, each
-a sign (so only its accuracy is given): ``--gnugo`` GNU Go
-3.8's ``estimate_score`` (its lead, komi counted, level 8), ``--ownership`` seed 003's
-expected area (Black's expected area from the shipped DAG-RNN's ownership, less White's and
-komi). ``--katago COMMAND`` adds a strong net's judgement as a yardstick, not a target: the raw
+builds it). The net's ownership head is read as seed 003 reads an ownership map, by the
+expected area (Black's less White's, komi counted), a chance through a slope fitted on the
+training split's positions (the base rate's); its score head's sign beside them. Two more
+anchors, each a sign (so only its accuracy is given): ``--gnugo`` GNU Go 3.8's
+``estimate_score`` (its lead, komi counted, level 8), ``--ownership`` seed 003's expected area
+(Black's expected area from the shipped DAG-RNN's ownership, less White's and komi).
+``--katago COMMAND`` adds a strong net's judgement as a yardstick, not a target: the raw
 win rate (one visit) of a KataGo analysis engine started by ``COMMAND``, whose config reports
 win rates as Black's (``reportAnalysisWinratesAs = BLACK``). Every figure is given for all the
 positions and apart for even games and handicap games (Black's stones set up before the first
@@ -183,10 +183,9 @@ def main(games, size, moves, net_file, simulations, split, limit, base_positions
     net_seconds = (time.perf_counter() - started) / len(positions)
     # Seed 003's reading of the net's ownership head: Black's expected area less White's, komi
     # in, as Black's chance 1 / (1 + exp(-k area)), k fitted on the training split's positions.
-    k = fitted_slope(net_readings(net, [b for b, _ in base])[2] if base else np.zeros(0),
+    k = fitted_slope(net_readings(net, [b for b, _ in base])[2],
                      np.array([1 if won else -1 for _, won in base]))
     predicted["value net ownership area"] = 1.0 / (1.0 + np.exp(-k * area))
-    net_signs = {"value net score head": score}
     if simulations:
         from mcgo.search import Search
         search = Search(Recipe().search_config())
@@ -199,7 +198,7 @@ def main(games, size, moves, net_file, simulations, split, limit, base_positions
         # A position KataGo refuses is left out of its row only (NaN): its "positions" says so.
         rates = katago_winrates([b for b, _ in positions], katago)
         predicted["KataGo net (yardstick)"] = np.array([np.nan if r is None else r for r in rates])
-    signs = {k: list(v) for k, v in net_signs.items()}
+    signs = {"value net score head": list(score)}
     if gnugo:
         signs["GNU Go estimate"] = gnugo_leads([b for b, _ in positions])
     if ownership:
