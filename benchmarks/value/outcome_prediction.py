@@ -40,6 +40,7 @@ from mcgo import BLACK
 from mcgo.engine.recipe import Recipe
 from mcgo.match.settings import GNUGO
 from mcgo.models import policy_net as PN
+from mcgo.search.netprior import readings
 from mcgo.sgf import record_from_board, write_sgf
 from mcgo.train.value_data import held_out_positions
 from mcgo.train.value_train import outcome_metrics
@@ -108,18 +109,12 @@ def kind_of(board):
 
 
 def net_readings(net, boards, batch=256):
-    """Black's view of each board by the net's one pass: ``(chance by the value head, margin
-    by the score head, expected area by the ownership head)``, the area Black's less White's
-    with the komi counted."""
-    out = []
-    for i in range(0, len(boards), batch):
-        part = boards[i:i + batch]
-        xs = np.stack([PN.planes(*PN.compact(b.pts, b.info)) for b in part])
-        komi = np.array([b.komi if b.to_move != BLACK else -b.komi for b in part], np.float32)
-        win, score, owner = net.values(xs, komi)
-        mover = np.array([1.0 if b.to_move == BLACK else -1.0 for b in part])
-        out.append((np.where(mover > 0, win, 1 - win), mover * score,
-                    mover * (owner.sum(axis=(1, 2)) + komi)))
+    """Black's view of each board by the net's one pass (:func:`mcgo.search.netprior.readings`):
+    ``(chance by the value head, margin by the score head, expected area by the ownership
+    head)``, in batches."""
+    out = [readings(net, [(b.pts, b.info) for b in boards[i:i + batch]],
+                    np.array([b.komi for b in boards[i:i + batch]], np.float32))
+           for i in range(0, len(boards), batch)]
     return tuple(np.concatenate(parts) for parts in zip(*out)) if out else (np.zeros(0),) * 3
 
 

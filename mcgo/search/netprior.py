@@ -69,7 +69,8 @@ def give(tree, node, ratio, visits):
 
 def _inputs(net, positions, komi):
     """The net's planes of ``positions`` ``(pts, info)`` (the side to move's view), the komi
-    each side to move gets (``komi`` White's) and whether White is to move."""
+    each side to move gets (``komi`` White's, one number or one a position) and whether White
+    is to move."""
     stones = np.empty((len(positions), net.size, net.size), np.int8)
     liberties = np.empty_like(stones)
     last = np.empty((len(positions), 3), np.int16)
@@ -93,6 +94,19 @@ def node_values(net, positions, komi):
     x, to_move, white = _inputs(net, positions, komi)
     win, score, _ = net.values(x, to_move)
     return _judged(win, score, white)
+
+
+def readings(net, positions, komi):
+    """Black's view of ``positions`` ``(pts, info)`` by the net's value heads, one batch:
+    ``(win, margin, area)``, Black's chance by the value head, Black's final margin by the
+    score head and Black's expected area less White's by the ownership head, both with the
+    komi counted (``komi`` White's, one number or one a position), three arrays. For readers
+    of the net outside the search (benchmarks, analysis of a whole game)."""
+    x, to_move, white = _inputs(net, positions, komi)
+    win, score, owner = net.values(x, to_move)
+    mover = np.where(white, -1.0, 1.0)
+    return (np.where(white, 1.0 - win, win), mover * score,
+            mover * (owner.sum(axis=(1, 2)) + to_move))
 
 
 def judge(net, positions, komi):
