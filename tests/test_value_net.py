@@ -284,6 +284,7 @@ def test_the_shipped_value_net_judges_held_out_kgs_games_as_its_metadata_records
     predicted than by a coin (log loss 0.693), and within noise of the test log loss its
     metadata records over 20,000 positions. Its metadata names its data, split and commit."""
     from mcgo.train.value_data import held_out_positions
+    from mcgo.search.netprior import readings
     from mcgo.train.value_train import outcome_metrics
     net = PN.open_value_net("default")
     meta = net.metadata
@@ -293,12 +294,9 @@ def test_the_shipped_value_net_judges_held_out_kgs_games_as_its_metadata_records
     positions = held_out_positions(sorted(kgs_games_dir.glob("*.tar.gz")), 19, (60, 100, 140),
                                    "test", 300)
     assert len(positions) == 300
-    x = np.stack([PN.planes(*PN.compact(b.pts, b.info)) for b, _ in positions])
-    komi = np.array([b.komi if b.to_move == mcgo.WHITE else -b.komi for b, _ in positions],
-                    np.float32)
-    win, _, _ = net.values(x, komi)
-    black = np.array([b.to_move == mcgo.BLACK for b, _ in positions])
+    win, _, _ = readings(net, [(b.pts, b.info) for b, _ in positions],
+                         np.array([b.komi for b, _ in positions], np.float32))
     label = np.array([1 if won else -1 for _, won in positions])
-    metrics = outcome_metrics(np.where(black, win, 1 - win), label)
+    metrics = outcome_metrics(win, label)
     assert metrics["log_loss"] < 0.685
     assert abs(metrics["log_loss"] - meta["value_metrics"]["test"]["log_loss"]) < 0.03
