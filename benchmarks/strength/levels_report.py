@@ -22,6 +22,12 @@ Against GNU Go 3.8 level 10, at even and with the level giving GNU Go (Black) st
     python -m mcgo match --black gnugo --engine-label gnugo-10 --white "mcgo:--level 8" \
         --opponent-label level8 --handicap 3 --komi 0.5 --size 19 --move-time 1 --timeout 120 \
         -n 20 --out benchmarks/matches/19x19-H3-gnugo10-vs-level8-SHA
+
+and with the level taking stones (Black) from GNU Go:
+
+    python -m mcgo match --black "mcgo:--level 4" --engine-label level4 --white gnugo \
+        --opponent-label gnugo-10 --handicap 4 --komi 0.5 --size 19 --move-time 1 --timeout 120 \
+        -n 20 --out benchmarks/matches/19x19-H4-level4-vs-gnugo10-SHA
 """
 
 import json
