@@ -107,8 +107,8 @@ ENGINE_OPTIONS = [
             help="Policy net for the tree's priors on its board size: --policy-prior "
                  "virtual visits on each move of the root and of a node with "
                  "policy_net_after visits, P(move) / P(best) of them won; a file (mcgo learn "
-                 "policy-net), the shipped ones (default: the 19x19 net, and on 9x9 a net of "
-                 "our own 9x9 games at the root alone), or none."),
+                 "policy-net), the shipped ones (default: the 19x19 net, on 13x13 the same net, "
+                 "and on 9x9 a net of our own 9x9 games at the root alone), or none."),
     _option("search", "--policy-prior", type=Number(0), default=options.POLICY_PRIOR_VISITS,
             show_default=True,
             help="Virtual visits of --policy-net's prior on each move it gives (0: none)."),

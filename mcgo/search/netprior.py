@@ -19,7 +19,9 @@ Heads on the policy net's own trunk (its file's, or a value file of heads on tha
 :meth:`~mcgo.models.policy_net.PolicyNet.same_policy`) give a node its priors and its value
 in one trunk pass (:func:`judge`).
 
-The net is trained for one board size; on other sizes nothing gets its prior.
+The net is trained for one board size; on other sizes nothing gets its prior, except where
+``--policy-net default`` reads a net on that size (:data:`~mcgo.models.policy_net.SIZE_NETS`:
+9x9's own, and on 13x13 the 19x19 net itself, :meth:`~mcgo.models.policy_net.PolicyNet.on_size`).
 """
 
 import numpy as np
