@@ -8,8 +8,8 @@ does not, rather than the random-looking moves of a short search. How many it lo
 follows KaTrain's fit of its bots' games to ranks (:func:`moves_seen`: about 6 of 361 for
 25 kyu, 75 for 5 kyu); where the policy is sure (the top move above ``0.8 (1 - filled / 2)``,
 or the top two above ``0.85 + 0.02 (kyu - 8)``) it plays its top move, as a weak player
-still answers an atari. The policy is the policy net of the board's size (19x19; the 9x9
-net), elsewhere the learned move model.
+still answers an atari. The policy is the policy net of the board's size (19x19's, on 13x13
+too; the 9x9 net), elsewhere the learned move model.
 
 What a person of any rank does is kept: in the opening (the first sixth of the board's
 points) a move on the first line is never among those drawn; a level never fills its own
