@@ -197,7 +197,7 @@ class PolicyNet:
         the plane of ones shows where it ends) and each point's bias taken from the point of
         this net's board as far from the nearer edges, so the corners, edges and their
         neighbourhoods keep theirs (past its middle line a larger board repeats it); the
-        values heads are left behind (they were trained on this size's positions).
+        value heads are left behind (they were trained on this size's positions).
 
         >>> net = PolicyNet.random(size=19, layers=3, channels=4, seed=1)
         >>> small = net.on_size(13)

@@ -104,11 +104,11 @@ def readings(net, positions, komi):
     score head and Black's expected area less White's by the ownership head, both with the
     komi counted (``komi`` White's, one number or one a position), three arrays. For readers
     of the net outside the search (benchmarks, analysis of a whole game)."""
-    x, to_move, white = _inputs(net, positions, komi)
-    win, score, owner = net.values(x, to_move)
-    mover = np.where(white, -1.0, 1.0)
-    return (np.where(white, 1.0 - win, win), mover * score,
-            mover * (owner.sum(axis=(1, 2)) + to_move))
+    x, mover_komi, white = _inputs(net, positions, komi)
+    win, score, owner = net.values(x, mover_komi)
+    _, margin = _judged(win, score, white)
+    return (np.where(white, 1.0 - win, win), margin,
+            np.where(white, -1.0, 1.0) * (owner.sum(axis=(1, 2)) + mover_komi))
 
 
 def judge(net, positions, komi):
